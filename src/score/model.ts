@@ -69,7 +69,7 @@ export interface Part extends Evidenced {
   id: string;
   name: string;
   abbreviation?: string;
-  /** Dotted `<group>.<instrument>` identifier, e.g. `strings.violin`, `keyboards.piano`. */
+  /** Dotted `<group>.<instrument>` identifier, e.g. `strings.violin`, `keyboard.piano`. */
   instrumentId: string;
   /** General MIDI program, 0–127 (0 = Acoustic Grand Piano). */
   midiProgram: number;

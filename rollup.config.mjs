@@ -1,0 +1,29 @@
+// Builds the library for Node and for browsers, the command line, and (through
+// tsc) the type declarations. Dependencies stay external: an application's
+// bundler or Node resolves them. Worker bundles join `entries` as they appear.
+import typescript from '@rollup/plugin-typescript';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const external = (id) =>
+  id.startsWith('node:') || Object.keys(pkg.dependencies ?? {}).some((dep) => id === dep || id.startsWith(`${dep}/`));
+
+const ts = () =>
+  typescript({ tsconfig: './tsconfig.build.json', declaration: false, declarationMap: false, outDir: undefined, sourceMap: true });
+
+const build = (input, dir) => ({
+  input,
+  external,
+  plugins: [ts()],
+  output: { dir, format: 'es', sourcemap: true, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+  onwarn(warning, warn) {
+    // xmlbuilder2 and fflate are external; anything else unresolved is a real problem.
+    if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(warning.message);
+    warn(warning);
+  },
+});
+
+export default [
+  build({ index: 'src/index.ts', cli: 'src/cli/main.ts' }, 'dist/node'),
+  build({ index: 'src/index.ts' }, 'dist/browser'),
+];

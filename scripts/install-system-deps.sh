@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite needs, only when they are missing:
+#   xmllint (libxml2-utils) validates written MusicXML against the official XSD.
+set -euo pipefail
+
+missing=()
+command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
+  echo "Missing Debian packages: ${missing[*]}. Install them with: apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "Installing Debian packages: ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,514 @@
+/**
+ * One MusicXML `<measure>` → one model {@link Measure}.
+ *
+ * MusicXML is a single stream per part that moves a time cursor forwards and
+ * backwards (`<backup>`, `<forward>`); the model instead keeps each voice as a
+ * gap-free sequence. Notes are first placed at absolute offsets, then sorted
+ * into voices, with gaps filled by hidden rests. A voice whose notes overlap
+ * (invalid but seen in the wild) is split into extra voices rather than
+ * losing or shifting notes.
+ */
+import { OmrError } from '../../errors.js';
+import { add, compare, frac, sub, ZERO, type Fraction } from '../../score/fraction.js';
+import type {
+  Accidental,
+  AccidentalSign,
+  Barline,
+  BarStyle,
+  BeamValue,
+  ClefSign,
+  Direction,
+  DurationType,
+  KeySignature,
+  Lyric,
+  Measure,
+  Note,
+  NoteEvent,
+  RestEvent,
+  TimeSignature,
+  Transposition,
+  Tuplet,
+  VoiceEvent,
+} from '../../score/model.js';
+import { isStep, midiNumber } from '../../score/pitch.js';
+import { notatedDuration, TYPE_QUARTERS } from '../../score/timeline.js';
+import { child, children, childText, type XmlElement } from '../xml-tree.js';
+
+/** What carries over from one measure of a part to the next. */
+export interface PartReadState {
+  partId: string;
+  divisions: number;
+  staves: number;
+  transposition?: Transposition;
+  /** Lyric `number` labels that are not plain numbers, mapped to verse numbers. */
+  verseLabels: Map<string, number>;
+}
+
+/** Largest `<divisions>` accepted; real files use at most a few tens of thousands. */
+const MAX_DIVISIONS = 1_000_000;
+/** Longest accepted single duration, in quarter notes (a maxima is 32). */
+const MAX_QUARTERS = 4096;
+
+const DURATION_TYPES = new Set(Object.keys(TYPE_QUARTERS));
+const ACCIDENTALS = new Set<string>([
+  'sharp', 'flat', 'natural', 'double-sharp', 'flat-flat', 'sharp-sharp', 'natural-sharp', 'natural-flat',
+  'quarter-sharp', 'quarter-flat', 'three-quarters-sharp', 'three-quarters-flat',
+]);
+const BAR_STYLES = new Set<string>([
+  'regular', 'dotted', 'dashed', 'heavy', 'light-light', 'light-heavy', 'heavy-light', 'heavy-heavy', 'tick', 'short', 'none',
+]);
+const BEAM_VALUES = new Set<string>(['begin', 'continue', 'end', 'forward hook', 'backward hook']);
+const CLEF_SIGNS = new Set<string>(['G', 'F', 'C', 'percussion', 'TAB', 'none']);
+const DEFAULT_CLEF_LINE: Record<string, number> = { G: 2, F: 4, C: 3, percussion: 3, TAB: 5, none: 3 };
+/** Articulations kept by the model: element names valid inside `<articulations>`. */
+export const ARTICULATIONS = new Set<string>([
+  'accent', 'strong-accent', 'staccato', 'tenuto', 'detached-legato', 'staccatissimo', 'spiccato',
+  'breath-mark', 'caesura', 'stress', 'unstress', 'soft-accent',
+]);
+
+interface Placed {
+  voice: string;
+  start: Fraction;
+  event: VoiceEvent;
+}
+
+export function readMeasure(el: XmlElement, state: PartReadState): Measure {
+  const number = el.attrs.number ?? '';
+  const where = `part ${state.partId}, measure ${number || '?'}`;
+  const measure: Measure = { number, clefs: [], voices: [], directions: [] };
+  if (el.attrs.implicit === 'yes') measure.implicit = true;
+
+  const placed: Placed[] = [];
+  let pos = ZERO;
+  let lastNote: NoteEvent | undefined;
+
+  const duration = (e: XmlElement, required: boolean): Fraction | undefined => {
+    const text = childText(e, 'duration');
+    if (text === undefined) {
+      if (required) throw new OmrError('INVALID_MUSICXML', `${where}: <${e.name}> has no <duration>.`);
+      return undefined;
+    }
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0 || value / state.divisions > MAX_QUARTERS) {
+      throw new OmrError('INVALID_MUSICXML', `${where}: duration "${text}" is out of range.`);
+    }
+    // Fractional durations are invalid MusicXML but written by some tools; round to the nearest division.
+    return frac(Math.round(value), state.divisions);
+  };
+
+  for (const c of el.children) {
+    switch (c.name) {
+      case 'attributes':
+        readAttributes(c, measure, state, pos, where);
+        break;
+      case 'note': {
+        const isChord = child(c, 'chord') !== undefined;
+        if (isChord && lastNote) {
+          addChordNote(lastNote, c, state, where);
+          break;
+        }
+        const read = readNote(c, state, where, duration);
+        if (!read) break;
+        const { event, voice } = read;
+        placed.push({ voice, start: pos, event });
+        lastNote = event.kind === 'note' ? event : undefined;
+        pos = add(pos, event.duration);
+        break;
+      }
+      case 'backup':
+        pos = sub(pos, duration(c, true)!);
+        if (compare(pos, ZERO) < 0) pos = ZERO;
+        break;
+      case 'forward': {
+        // A forward in a voice is a gap that voice keeps to, even at the end of the measure.
+        const gap = duration(c, true)!;
+        const voice = childText(c, 'voice');
+        if (voice && gap.n > 0) placed.push({ voice, start: pos, event: { kind: 'rest', duration: gap, dots: 0, staff: readStaff(c, state), hidden: true } });
+        pos = add(pos, gap);
+        break;
+      }
+      case 'direction': {
+        const dir = readDirection(c, pos);
+        if (dir) measure.directions.push(dir);
+        break;
+      }
+      case 'sound': {
+        const tempo = parseTempo(c.attrs.tempo);
+        if (tempo !== undefined) measure.directions.push({ offset: pos, staff: 1, tempo });
+        break;
+      }
+      case 'barline':
+        readBarline(c, measure);
+        break;
+      case 'print':
+        if (c.attrs['new-system'] === 'yes') measure.systemBreak = true;
+        if (c.attrs['new-page'] === 'yes') measure.pageBreak = true;
+        break;
+      default:
+        // harmony, figured-bass, bookmark, link, grouping: not part of the model.
+        break;
+    }
+  }
+  measure.voices = assembleVoices(placed);
+  return measure;
+}
+
+function readNote(
+  c: XmlElement,
+  state: PartReadState,
+  where: string,
+  duration: (e: XmlElement, required: boolean) => Fraction | undefined,
+): { event: VoiceEvent; voice: string } | undefined {
+  const voice = childText(c, 'voice') || '1';
+  const staff = readStaff(c, state);
+  const typeText = childText(c, 'type');
+  const type = typeText && DURATION_TYPES.has(typeText) ? (typeText as DurationType) : undefined;
+  const dots = children(c, 'dot').length;
+  const tuplet = readTuplet(c);
+  const grace = child(c, 'grace');
+
+  let dur: Fraction;
+  if (grace) {
+    dur = ZERO;
+  } else {
+    const given = duration(c, false);
+    if (given) dur = given;
+    else if (type) dur = notatedDuration(type, dots, tuplet);
+    else throw new OmrError('INVALID_MUSICXML', `${where}: a note has neither <duration> nor <type>.`);
+  }
+
+  const common = { duration: dur, dots, staff, ...(type && { type }), ...(tuplet && { tuplet }) };
+  // A timeless note outside <grace> is invalid but written by some tools: it sounds like a grace note.
+  const timeless = !grace && dur.n === 0;
+  const rest = child(c, 'rest');
+  if (rest) {
+    if (timeless) return undefined; // A rest that takes no time shows nothing.
+    const event: RestEvent = { kind: 'rest', ...common };
+    if (rest.attrs.measure === 'yes') event.measureRest = true;
+    const displayStep = childText(rest, 'display-step');
+    const displayOctave = Number(childText(rest, 'display-octave'));
+    if (displayStep && isStep(displayStep) && Number.isInteger(displayOctave)) {
+      event.displayStep = displayStep;
+      event.displayOctave = displayOctave;
+    }
+    if (c.attrs['print-object'] === 'no') event.hidden = true;
+    return { event, voice };
+  }
+
+  const event: NoteEvent = { kind: 'note', ...common, notes: [readPitchedNote(c, where)], lyrics: [] };
+  const stem = childText(c, 'stem');
+  if (stem === 'up' || stem === 'down' || stem === 'none' || stem === 'double') event.stem = stem;
+  const beams = readBeams(c);
+  if (beams) event.beams = beams;
+  if (grace || timeless) event.grace = { slash: grace?.attrs.slash === 'yes' };
+  if (child(c, 'cue')) event.cue = true;
+  const articulations = readArticulations(c);
+  if (articulations.length) event.articulations = articulations;
+  addLyrics(event, c, state);
+  return { event, voice };
+}
+
+function readStaff(c: XmlElement, state: PartReadState): number {
+  const staff = Number(childText(c, 'staff') ?? 1);
+  return Number.isInteger(staff) && staff >= 1 && staff <= state.staves ? staff : 1;
+}
+
+function readPitchedNote(c: XmlElement, where: string): Note {
+  const pitchEl = child(c, 'pitch');
+  const unpitchedEl = pitchEl ? undefined : child(c, 'unpitched');
+  const stepText = pitchEl ? childText(pitchEl, 'step') : childText(unpitchedEl, 'display-step');
+  const octaveText = pitchEl ? childText(pitchEl, 'octave') : childText(unpitchedEl, 'display-octave');
+  let note: Note;
+  if (!pitchEl && !unpitchedEl) {
+    throw new OmrError('INVALID_MUSICXML', `${where}: a note has neither <pitch>, <unpitched> nor <rest>.`);
+  }
+  const octave = Number(octaveText);
+  const alter = Number(childText(pitchEl, 'alter') ?? 0);
+  if (unpitchedEl && (!stepText || !octaveText)) {
+    // Unpitched notes without a display position sit on the middle line.
+    note = { pitch: { step: 'B', alter: 0, octave: 4 }, unpitched: true };
+  } else {
+    if (!stepText || !isStep(stepText) || !Number.isInteger(octave) || octave < 0 || octave > 9 || !Number.isFinite(alter) || Math.abs(alter) > 3) {
+      throw new OmrError('INVALID_MUSICXML', `${where}: invalid pitch ${stepText ?? '?'}${octaveText ?? '?'} (alter ${alter}).`);
+    }
+    note = { pitch: { step: stepText, alter, octave } };
+    if (unpitchedEl) note.unpitched = true;
+  }
+  const acc = child(c, 'accidental');
+  const sign = acc?.text.trim();
+  if (acc && sign && ACCIDENTALS.has(sign)) {
+    const accidental: Accidental = { sign: sign as AccidentalSign };
+    if (acc.attrs.cautionary === 'yes') accidental.cautionary = true;
+    if (acc.attrs.parentheses === 'yes') accidental.parentheses = true;
+    note.accidental = accidental;
+  }
+  const ties = [...children(c, 'tie'), ...children(child(c, 'notations'), 'tied')].map((t) => t.attrs.type);
+  if (ties.includes('start') || ties.includes('continue')) note.tieStart = true;
+  if (ties.includes('stop') || ties.includes('continue')) note.tieStop = true;
+  const notehead = childText(c, 'notehead');
+  if (notehead && notehead !== 'normal') note.notehead = notehead;
+  return note;
+}
+
+function addChordNote(event: NoteEvent, c: XmlElement, state: PartReadState, where: string): void {
+  if (child(c, 'rest')) return; // A rest marked as a chord member carries no pitch.
+  const note = readPitchedNote(c, where);
+  const key = midiNumber(note.pitch);
+  const at = event.notes.findIndex((n) => midiNumber(n.pitch) > key);
+  event.notes.splice(at < 0 ? event.notes.length : at, 0, note);
+  addLyrics(event, c, state);
+}
+
+function readTuplet(c: XmlElement): Tuplet | undefined {
+  const tm = child(c, 'time-modification');
+  if (!tm) return undefined;
+  const actual = Number(childText(tm, 'actual-notes'));
+  const normal = Number(childText(tm, 'normal-notes'));
+  if (!Number.isInteger(actual) || !Number.isInteger(normal) || actual < 1 || normal < 1 || actual > 1000 || normal > 1000) {
+    return undefined;
+  }
+  const tuplet: Tuplet = { actual, normal };
+  const normalType = childText(tm, 'normal-type');
+  if (normalType && DURATION_TYPES.has(normalType)) tuplet.normalType = normalType as DurationType;
+  for (const t of children(child(c, 'notations'), 'tuplet')) {
+    if (t.attrs.type === 'start') tuplet.start = true;
+    if (t.attrs.type === 'stop') tuplet.stop = true;
+  }
+  return tuplet;
+}
+
+function readBeams(c: XmlElement): BeamValue[] | undefined {
+  const levels: BeamValue[] = [];
+  for (const b of children(c, 'beam')) {
+    const level = Number(b.attrs.number ?? 1);
+    const value = b.text.trim();
+    if (Number.isInteger(level) && level >= 1 && level <= 8 && BEAM_VALUES.has(value) && level === levels.length + 1) {
+      levels.push(value as BeamValue);
+    }
+  }
+  return levels.length ? levels : undefined;
+}
+
+function readArticulations(c: XmlElement): string[] {
+  const found: string[] = [];
+  for (const n of children(c, 'notations')) {
+    for (const a of children(n, 'articulations')) {
+      for (const x of a.children) if (ARTICULATIONS.has(x.name) && !found.includes(x.name)) found.push(x.name);
+    }
+    if (child(n, 'fermata') && !found.includes('fermata')) found.push('fermata');
+  }
+  return found;
+}
+
+function addLyrics(event: NoteEvent, c: XmlElement, state: PartReadState): void {
+  for (const l of children(c, 'lyric')) {
+    const texts = children(l, 'text').map((t) => t.text);
+    if (!texts.length) continue; // An extend-only lyric continues a melisma; it has no syllable.
+    const verse = verseNumber(l.attrs.number, state);
+    if (event.lyrics.some((x) => x.verse === verse)) continue;
+    const syllabic = childText(l, 'syllabic');
+    const lyric: Lyric = {
+      verse,
+      // Elided syllables ("di_a") share one note; the undertie keeps them apart.
+      text: texts.join('\u203f'),
+      syllabic: syllabic === 'begin' || syllabic === 'middle' || syllabic === 'end' ? syllabic : 'single',
+    };
+    const extend = child(l, 'extend');
+    if (extend && extend.attrs.type !== 'stop') lyric.extend = true;
+    event.lyrics.push(lyric);
+  }
+}
+
+function verseNumber(label: string | undefined, state: PartReadState): number {
+  if (label === undefined || label === '') return 1;
+  if (/^\d+$/.test(label) && Number(label) >= 1 && Number(label) <= 100) return Number(label);
+  let n = state.verseLabels.get(label);
+  if (n === undefined) {
+    n = state.verseLabels.size + 1;
+    state.verseLabels.set(label, n);
+  }
+  return n;
+}
+
+function readAttributes(c: XmlElement, measure: Measure, state: PartReadState, pos: Fraction, where: string): void {
+  const divisionsText = childText(c, 'divisions');
+  if (divisionsText !== undefined) {
+    const d = Number(divisionsText);
+    if (!Number.isInteger(d) || d < 1 || d > MAX_DIVISIONS) {
+      throw new OmrError('INVALID_MUSICXML', `${where}: <divisions> "${divisionsText}" must be a whole number from 1 to ${MAX_DIVISIONS}.`);
+    }
+    state.divisions = d;
+    measure.divisions = d;
+  }
+  const stavesText = childText(c, 'staves');
+  if (stavesText !== undefined) {
+    const n = Number(stavesText);
+    if (!Number.isInteger(n) || n < 1 || n > 16) throw new OmrError('INVALID_MUSICXML', `${where}: <staves> "${stavesText}" is out of range.`);
+    state.staves = Math.max(state.staves, n);
+  }
+  const keyEl = child(c, 'key');
+  const fifthsText = childText(keyEl, 'fifths');
+  if (keyEl && fifthsText !== undefined) {
+    const fifths = Number(fifthsText);
+    if (!Number.isInteger(fifths) || Math.abs(fifths) > 15) throw new OmrError('INVALID_MUSICXML', `${where}: key with ${fifthsText} fifths.`);
+    const key: KeySignature = { fifths };
+    const mode = childText(keyEl, 'mode');
+    if (mode) key.mode = mode;
+    const staff = Number(keyEl.attrs.number);
+    if (Number.isInteger(staff) && staff >= 1) key.staff = staff;
+    measure.key = key;
+  }
+  const time = readTime(child(c, 'time'), where);
+  if (time) measure.time = time;
+  for (const clefEl of children(c, 'clef')) {
+    const sign = childText(clefEl, 'sign') ?? 'G';
+    if (!CLEF_SIGNS.has(sign)) continue;
+    const staff = Number(clefEl.attrs.number ?? 1);
+    const line = Number(childText(clefEl, 'line') ?? DEFAULT_CLEF_LINE[sign]);
+    const octave = Number(childText(clefEl, 'clef-octave-change') ?? 0);
+    if (!Number.isInteger(staff) || staff < 1 || staff > state.staves || !Number.isInteger(line) || line < 1 || line > 6) continue;
+    measure.clefs.push({
+      sign: sign as ClefSign,
+      line,
+      staff,
+      offset: pos,
+      ...(Number.isInteger(octave) && octave !== 0 && Math.abs(octave) <= 2 && { octaveChange: octave }),
+    });
+  }
+  const transpose = child(c, 'transpose');
+  if (transpose && !state.transposition) {
+    const chromatic = Number(childText(transpose, 'chromatic') ?? 0);
+    const diatonic = Number(childText(transpose, 'diatonic') ?? 0);
+    const octaveChange = Number(childText(transpose, 'octave-change') ?? 0) + (child(transpose, 'double') ? -1 : 0);
+    if ([chromatic, diatonic, octaveChange].every((v) => Number.isInteger(v) && Math.abs(v) <= 48) && (chromatic || diatonic || octaveChange)) {
+      state.transposition = { diatonic, chromatic, ...(octaveChange !== 0 && { octaveChange }) };
+    }
+  }
+  const multiRest = Number(childText(child(c, 'measure-style'), 'multiple-rest'));
+  if (Number.isInteger(multiRest) && multiRest > 1) measure.multiRest = multiRest;
+}
+
+function readTime(el: XmlElement | undefined, where: string): TimeSignature | undefined {
+  if (!el || child(el, 'senza-misura')) return undefined;
+  const beatsList = children(el, 'beats').map((b) => b.text.trim());
+  const typeList = children(el, 'beat-type').map((b) => Number(b.text.trim()));
+  if (!beatsList.length || beatsList.length !== typeList.length) return undefined;
+  // Composite signatures (3/4 + 3/8) become one signature over the smallest common beat type.
+  let beatType = 1;
+  for (const t of typeList) {
+    if (!Number.isInteger(t) || t < 1 || t > 1024) throw new OmrError('INVALID_MUSICXML', `${where}: beat type "${t}" is invalid.`);
+    beatType = Math.max(beatType, t);
+  }
+  let beats = 0;
+  for (const [i, text] of beatsList.entries()) {
+    const sum = text.split('+').reduce((s, part) => s + Number(part), 0);
+    if (!Number.isInteger(sum) || sum < 1 || sum > 1000) throw new OmrError('INVALID_MUSICXML', `${where}: time signature beats "${text}" are invalid.`);
+    beats += (sum * beatType) / typeList[i]!;
+  }
+  if (!Number.isInteger(beats)) return undefined;
+  const time: TimeSignature = { beats, beatType };
+  const symbol = el.attrs.symbol;
+  if (symbol === 'common' || symbol === 'cut' || symbol === 'single-number' || symbol === 'normal') time.symbol = symbol;
+  if (beatsList.length === 1 && beatsList[0]!.includes('+')) time.beatsText = beatsList[0]!;
+  return time;
+}
+
+function readBarline(c: XmlElement, measure: Measure): void {
+  const location = c.attrs.location ?? 'right';
+  if (location === 'middle') return;
+  const styleText = childText(c, 'bar-style') ?? 'regular';
+  const barline: Barline = { style: BAR_STYLES.has(styleText) ? (styleText as BarStyle) : 'regular' };
+  const repeat = child(c, 'repeat');
+  const direction = repeat?.attrs.direction;
+  if (direction === 'forward' || direction === 'backward') {
+    const times = Number(repeat!.attrs.times);
+    barline.repeat = { direction, ...(Number.isInteger(times) && times > 0 && { times }) };
+  }
+  const ending = child(c, 'ending');
+  const endingType = ending?.attrs.type;
+  if (ending && (endingType === 'start' || endingType === 'stop' || endingType === 'discontinue')) {
+    const number = (ending.attrs.number ?? '1').trim();
+    const text = ending.text.trim();
+    barline.ending = { number: /^[1-9][0-9]*(, ?[1-9][0-9]*)*$/.test(number) ? number : '1', type: endingType, ...(text && { text }) };
+  }
+  if (location === 'left') measure.leftBarline = barline;
+  else measure.rightBarline = barline;
+}
+
+function readDirection(c: XmlElement, pos: Fraction): Direction | undefined {
+  const staff = Number(childText(c, 'staff') ?? 1);
+  const dir: Direction = { offset: pos, staff: Number.isInteger(staff) && staff >= 1 ? staff : 1 };
+  const placement = c.attrs.placement;
+  if (placement === 'above' || placement === 'below') dir.placement = placement;
+  const words: string[] = [];
+  for (const dt of children(c, 'direction-type')) {
+    for (const w of children(dt, 'words')) if (w.text.trim()) words.push(w.text.trim());
+    const dyn = child(dt, 'dynamics');
+    if (dyn && !dir.dynamics) {
+      const mark = dyn.children[0];
+      if (mark) dir.dynamics = mark.name === 'other-dynamics' ? mark.text.trim() : mark.name;
+    }
+    const metronome = readMetronome(child(dt, 'metronome'));
+    if (metronome && !dir.metronome) dir.metronome = metronome;
+  }
+  if (words.length) dir.words = words.join(' ');
+  const tempo = parseTempo(child(c, 'sound')?.attrs.tempo);
+  if (tempo !== undefined) dir.tempo = tempo;
+  if (dir.words === undefined && dir.dynamics === undefined && dir.metronome === undefined && dir.tempo === undefined) return undefined;
+  return dir;
+}
+
+function readMetronome(el: XmlElement | undefined): Direction['metronome'] {
+  if (!el) return undefined;
+  const units = children(el, 'beat-unit').map((u) => u.text.trim());
+  const perMinuteText = childText(el, 'per-minute');
+  // Metric modulations (♩ = ♪.) name two beat units and no speed: not a tempo.
+  if (units.length !== 1 || perMinuteText === undefined) return undefined;
+  const perMinute = Number(/\d+(\.\d+)?/.exec(perMinuteText)?.[0]);
+  const unit = units[0]!;
+  if (!DURATION_TYPES.has(unit) || !Number.isFinite(perMinute) || perMinute <= 0 || perMinute > 10_000) return undefined;
+  return { beatUnit: unit as DurationType, dots: children(el, 'beat-unit-dot').length, perMinute };
+}
+
+function parseTempo(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const tempo = Number(text);
+  return Number.isFinite(tempo) && tempo > 0 && tempo <= 10_000 ? tempo : undefined;
+}
+
+/**
+ * Sorts placed events into gap-free voices. Events keep document order at
+ * equal start times, so grace notes stay before their main note.
+ */
+function assembleVoices(placed: Placed[]): Measure['voices'] {
+  const byVoice = new Map<string, Placed[]>();
+  for (const p of placed) {
+    const list = byVoice.get(p.voice);
+    if (list) list.push(p);
+    else byVoice.set(p.voice, [p]);
+  }
+  const ids = [...byVoice.keys()].sort((a, b) => {
+    const na = Number(a);
+    const nb = Number(b);
+    return Number.isFinite(na) && Number.isFinite(nb) ? na - nb : a.localeCompare(b);
+  });
+  const voices: Measure['voices'] = [];
+  for (const id of ids) {
+    const items = byVoice.get(id)!.slice().sort((a, b) => compare(a.start, b.start));
+    const lanes: { cursor: Fraction; events: VoiceEvent[] }[] = [];
+    for (const item of items) {
+      let lane = lanes.find((l) => compare(l.cursor, item.start) <= 0);
+      if (!lane) {
+        lane = { cursor: ZERO, events: [] };
+        lanes.push(lane);
+      }
+      if (compare(lane.cursor, item.start) < 0) {
+        lane.events.push({ kind: 'rest', duration: sub(item.start, lane.cursor), dots: 0, staff: item.event.staff, hidden: true });
+      }
+      lane.events.push(item.event);
+      lane.cursor = add(item.start, item.event.duration);
+    }
+    lanes.forEach((lane, i) => voices.push({ id: i === 0 ? id : `${id}.${i}`, events: lane.events }));
+  }
+  return voices;
+}

@@ -1,0 +1,180 @@
+/**
+ * MusicXML → score model. Reads `.musicxml`/`.xml` (partwise, and timewise
+ * by regrouping its measures) and `.mxl`. Used by score import, by the
+ * accuracy benchmark and by the tests.
+ *
+ * Every failure is an `OmrError`: `INVALID_MUSICXML` for a document that is
+ * not a usable score, `CORRUPTED_FILE` for a broken archive, `FILE_TOO_LARGE`
+ * beyond the size limits.
+ */
+import { OmrError } from '../../errors.js';
+import { instrumentById, instrumentForProgram, matchInstrumentName } from '../../score/instruments.js';
+import type { Credits, Part, PartGroup, Score } from '../../score/model.js';
+import { extractMxlScore, isZip } from '../mxl-container.js';
+import { child, children, childText, parseXml, type XmlElement } from '../xml-tree.js';
+import { readMeasure, type PartReadState } from './read-measure.js';
+
+/** Reads a MusicXML or compressed MusicXML document into a score. */
+export function readMusicXml(input: Uint8Array | string): Score {
+  const bytes = typeof input === 'string' ? input : isZip(input) ? extractMxlScore(input) : input;
+  const root = parseXml(bytes);
+  if (root.name === 'score-timewise') return readPartwise(timewiseToPartwise(root));
+  if (root.name !== 'score-partwise') {
+    throw new OmrError('INVALID_MUSICXML', `The document's root element is <${root.name}>, not <score-partwise> or <score-timewise>: it is not a MusicXML score.`);
+  }
+  return readPartwise(root);
+}
+
+function readPartwise(root: XmlElement): Score {
+  const { infos, groups } = readPartList(child(root, 'part-list'));
+  const byId = new Map(infos.map((p) => [p.id, p]));
+  const parts: Part[] = [];
+  const partIndexById = new Map<string, number>();
+  for (const partEl of children(root, 'part')) {
+    const id = partEl.attrs.id ?? `P${parts.length + 1}`;
+    if (partIndexById.has(id)) throw new OmrError('INVALID_MUSICXML', `Part id ${id} appears twice.`);
+    const info = byId.get(id) ?? { id, name: '' };
+    const state: PartReadState = { partId: id, divisions: 1, staves: 1, verseLabels: new Map() };
+    const measures = children(partEl, 'measure').map((m) => readMeasure(m, state));
+    partIndexById.set(id, parts.length);
+    parts.push(buildPart(info, state, measures));
+  }
+  if (!parts.length) throw new OmrError('INVALID_MUSICXML', 'The score has no parts.');
+  const partGroups = groups
+    .map((g) => ({ ...g, first: partIndexById.get(g.firstId) ?? -1, last: partIndexById.get(g.lastId) ?? -1 }))
+    .filter((g) => g.first >= 0 && g.last >= g.first)
+    .map(({ firstId: _f, lastId: _l, ...g }) => g as PartGroup);
+  return { credits: readCredits(root), parts, partGroups };
+}
+
+interface PartInfo {
+  id: string;
+  name: string;
+  abbreviation?: string;
+  instrumentName?: string;
+  sound?: string;
+  program?: number;
+  percussion?: boolean;
+}
+
+type PendingGroup = Omit<PartGroup, 'first' | 'last'> & { firstId: string; lastId: string };
+
+function readPartList(el: XmlElement | undefined): { infos: PartInfo[]; groups: PendingGroup[] } {
+  const infos: PartInfo[] = [];
+  const groups: PendingGroup[] = [];
+  const open = new Map<string, PendingGroup>();
+  for (const c of el?.children ?? []) {
+    if (c.name === 'score-part') {
+      const id = c.attrs.id ?? `P${infos.length + 1}`;
+      const info: PartInfo = { id, name: cleanText(childText(c, 'part-name') ?? '') };
+      const abbreviation = cleanText(childText(c, 'part-abbreviation') ?? '');
+      if (abbreviation) info.abbreviation = abbreviation;
+      const instrument = child(c, 'score-instrument');
+      const instrumentName = childText(instrument, 'instrument-name');
+      if (instrumentName) info.instrumentName = instrumentName;
+      const sound = childText(instrument, 'instrument-sound');
+      if (sound) info.sound = sound;
+      const midi = child(c, 'midi-instrument');
+      const program = Number(childText(midi, 'midi-program'));
+      // MusicXML numbers programs 1–128; the model uses General MIDI's 0–127.
+      if (Number.isInteger(program) && program >= 1 && program <= 128) info.program = program - 1;
+      if (childText(midi, 'midi-channel') === '10' || childText(midi, 'midi-unpitched') !== undefined) info.percussion = true;
+      infos.push(info);
+      for (const g of open.values()) {
+        if (!g.firstId) g.firstId = id;
+        g.lastId = id;
+      }
+    } else if (c.name === 'part-group') {
+      const number = c.attrs.number ?? '1';
+      if (c.attrs.type === 'start') {
+        const symbol = childText(c, 'group-symbol');
+        const group: PendingGroup = {
+          firstId: '',
+          lastId: '',
+          symbol: symbol === 'brace' || symbol === 'bracket' || symbol === 'line' || symbol === 'square' ? symbol : 'none',
+          barlinesConnected: childText(c, 'group-barline') === 'yes',
+        };
+        const name = cleanText(childText(c, 'group-name') ?? '');
+        if (name) group.name = name;
+        open.set(number, group);
+      } else if (c.attrs.type === 'stop') {
+        const group = open.get(number);
+        open.delete(number);
+        if (group?.firstId) groups.push(group);
+      }
+    }
+  }
+  return { infos, groups };
+}
+
+function buildPart(info: PartInfo, state: PartReadState, measures: Part['measures']): Part {
+  // The dotted id we write ourselves comes back exactly; other files are matched by name, then by program.
+  const instrument =
+    (info.sound && instrumentById(info.sound)) ||
+    matchInstrumentName(info.name)?.instrument ||
+    (info.instrumentName && matchInstrumentName(info.instrumentName)?.instrument) ||
+    instrumentForProgram(info.program ?? 0, { percussion: !!info.percussion });
+  const part: Part = {
+    id: info.id,
+    name: info.name,
+    instrumentId: instrument.id,
+    midiProgram: info.program ?? instrument.midiProgram,
+    staves: state.staves,
+    measures,
+  };
+  if (info.abbreviation) part.abbreviation = info.abbreviation;
+  if (info.percussion ?? instrument.percussion) part.percussion = true;
+  if (state.transposition) part.transposition = state.transposition;
+  return part;
+}
+
+function readCredits(root: XmlElement): Credits {
+  const byType = new Map<string, string>();
+  for (const credit of children(root, 'credit')) {
+    const type = childText(credit, 'credit-type');
+    const words = children(credit, 'credit-words').map((w) => cleanText(w.text)).filter(Boolean).join(' ');
+    if (type && words && !byType.has(type)) byType.set(type, words);
+  }
+  const identification = child(root, 'identification');
+  const creator = (type: string) =>
+    children(identification, 'creator').find((c) => c.attrs.type === type && c.text.trim())?.text.trim();
+  const workTitle = cleanText(childText(child(root, 'work'), 'work-title') ?? '');
+  const movementTitle = cleanText(childText(root, 'movement-title') ?? '');
+  const credits: Credits = {};
+  const title = byType.get('title') || workTitle || movementTitle;
+  if (title) credits.title = title;
+  const subtitle = byType.get('subtitle') || (workTitle && movementTitle && movementTitle !== title ? movementTitle : '');
+  if (subtitle) credits.subtitle = subtitle;
+  const composer = creator('composer') || byType.get('composer');
+  if (composer) credits.composer = cleanText(composer);
+  const lyricist = creator('lyricist') || creator('poet') || byType.get('lyricist');
+  if (lyricist) credits.lyricist = cleanText(lyricist);
+  const arranger = creator('arranger') || byType.get('arranger');
+  if (arranger) credits.arranger = cleanText(arranger);
+  const rights = childText(identification, 'rights') || byType.get('rights');
+  if (rights) credits.rights = cleanText(rights);
+  return credits;
+}
+
+/** Collapses the line breaks and runs of spaces that engravers put into names and titles. */
+function cleanText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Regroups `<measure><part>` into `<part><measure>` so one reader serves both layouts. */
+function timewiseToPartwise(root: XmlElement): XmlElement {
+  const parts = new Map<string, XmlElement>();
+  for (const measure of children(root, 'measure')) {
+    for (const part of children(measure, 'part')) {
+      const id = part.attrs.id ?? '';
+      let target = parts.get(id);
+      if (!target) {
+        target = { name: 'part', attrs: { id }, children: [], text: '' };
+        parts.set(id, target);
+      }
+      target.children.push({ name: 'measure', attrs: measure.attrs, children: part.children, text: '' });
+    }
+  }
+  const header = root.children.filter((c) => c.name !== 'measure');
+  return { name: 'score-partwise', attrs: root.attrs, children: [...header, ...parts.values()], text: '' };
+}

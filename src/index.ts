@@ -1,0 +1,19 @@
+/**
+ * ScoreSight: optical music recognition for browsers and Node.
+ *
+ * The score model sits in the middle: readers produce it, writers consume it.
+ */
+export * from './score/model.js';
+export * as fraction from './score/fraction.js';
+export type { Fraction } from './score/fraction.js';
+export { measureStarts, notatedDuration, placedNotes, timeSignatureLength, type PlacedNote } from './score/timeline.js';
+export { midiNumber, soundingMidiNumber, keyAlter } from './score/pitch.js';
+export { INSTRUMENTS, instrumentById, instrumentForProgram, matchInstrumentName, type Instrument } from './score/instruments.js';
+export { readMusicXml } from './import/musicxml/read-score.js';
+export { writeMusicXml, MUSICXML_CONTENT_TYPE, type MusicXmlWriteOptions } from './exports/musicxml.js';
+export { writeMxl, MXL_CONTENT_TYPE } from './exports/mxl.js';
+export { writeMidi, midiNoteCount } from './exports/midi.js';
+export { writeThumbnail } from './exports/thumbnail.js';
+export type { Raster } from './image/raster.js';
+export { OmrError, type OmrErrorCode, type OmrErrorData } from './errors.js';
+export { LIBRARY_VERSION } from './version.js';
