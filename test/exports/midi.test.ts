@@ -1,68 +1,12 @@
 import * as tonejsMidi from '@tonejs/midi';
 import { describe, expect, it } from 'vitest';
 import { midiNoteCount, writeMidi } from '../../src/exports/midi.js';
-import { frac, ZERO, type Fraction } from '../../src/score/fraction.js';
-import type { Direction, DurationType, Measure, NoteEvent, Part, RestEvent, Score, Step, Tuplet, VoiceEvent } from '../../src/score/model.js';
-import { notatedDuration } from '../../src/score/timeline.js';
+import { frac, ZERO } from '../../src/score/fraction.js';
+import type { Score } from '../../src/score/model.js';
+import { direction, measure, note, part, rest, score } from '../support/score-builder.js';
 
 // Node loads the CommonJS package as a default export only; see src/exports/midi.ts.
 const { Midi } = 'Midi' in tonejsMidi ? tonejsMidi : (tonejsMidi as unknown as { default: typeof tonejsMidi }).default;
-
-interface NoteOptions {
-  dots?: number;
-  tuplet?: Tuplet;
-  staff?: number;
-  tieStart?: boolean;
-  tieStop?: boolean;
-  grace?: boolean;
-  cue?: boolean;
-}
-
-/** A note or chord: `note('C4', 'quarter')`, `note(['C4', 'E4', 'G4'], 'half')`. */
-function note(pitches: string | string[], type: DurationType, options: NoteOptions = {}): NoteEvent {
-  const dots = options.dots ?? 0;
-  return {
-    kind: 'note',
-    duration: options.grace ? ZERO : notatedDuration(type, dots, options.tuplet),
-    type,
-    dots,
-    tuplet: options.tuplet,
-    staff: options.staff ?? 1,
-    grace: options.grace ? { slash: true } : undefined,
-    cue: options.cue,
-    lyrics: [],
-    notes: (Array.isArray(pitches) ? pitches : [pitches]).map((text) => {
-      const match = /^([A-G])(#|b)?(-?\d)$/.exec(text)!;
-      return {
-        pitch: { step: match[1] as Step, alter: match[2] === '#' ? 1 : match[2] === 'b' ? -1 : 0, octave: Number(match[3]) },
-        tieStart: options.tieStart,
-        tieStop: options.tieStop,
-      };
-    }),
-  };
-}
-
-function rest(type: DurationType, options: { hidden?: boolean; staff?: number } = {}): RestEvent {
-  return { kind: 'rest', duration: notatedDuration(type), type, dots: 0, staff: options.staff ?? 1, hidden: options.hidden };
-}
-
-/** A measure with one voice, or several given as arrays of events. */
-function measure(voices: VoiceEvent[] | VoiceEvent[][], extra: Partial<Measure> = {}): Measure {
-  const list = Array.isArray(voices[0]) ? (voices as VoiceEvent[][]) : [voices as VoiceEvent[]];
-  return { number: '1', clefs: [], directions: [], voices: list.map((events, i) => ({ id: String(i + 1), events })), ...extra };
-}
-
-function direction(offset: Fraction, fields: Partial<Direction>): Direction {
-  return { offset, staff: 1, ...fields };
-}
-
-function part(measures: Measure[], extra: Partial<Part> = {}): Part {
-  return { id: 'P1', name: 'Piano', instrumentId: 'keyboards.piano', midiProgram: 0, staves: 1, measures, ...extra };
-}
-
-function score(...parts: Part[]): Score {
-  return { credits: { title: 'Test' }, parts, partGroups: [] };
-}
 
 const FOUR_FOUR = { beats: 4, beatType: 4 };
 const wholeBar = (pitch = 'C4') => [note(pitch, 'whole')];
