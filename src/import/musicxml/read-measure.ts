@@ -48,6 +48,18 @@ export interface PartReadState {
 const MAX_DIVISIONS = 1_000_000;
 /** Longest accepted single duration, in quarter notes (a maxima is 32). */
 const MAX_QUARTERS = 4096;
+/** Most dots accepted on one note; engravers stop at four, and each dot doubles the denominator. */
+const MAX_DOTS = 8;
+/**
+ * Most lanes one voice may split into. Real overlaps (a missing `<chord>` or
+ * `<backup>`) need two or three; a bound keeps a hostile pile of overlapping
+ * notes from making the lane search quadratic.
+ */
+const MAX_LANES = 64;
+/** Most notes in one chord; the corpora reach nine. Chord notes are inserted in pitch order, in time quadratic in their number. */
+const MAX_CHORD_NOTES = 64;
+/** Highest verse number kept; lyrics beyond it are dropped. */
+const MAX_VERSES = 100;
 
 const DURATION_TYPES = new Set(Object.keys(TYPE_QUARTERS));
 const ACCIDENTALS = new Set<string>([
@@ -88,7 +100,8 @@ export function readMeasure(el: XmlElement, state: PartReadState): Measure {
       if (required) throw new OmrError('INVALID_MUSICXML', `${where}: <${e.name}> has no <duration>.`);
       return undefined;
     }
-    const value = Number(text);
+    // Number('') is 0: an empty <duration/> is no duration, not a timeless one.
+    const value = text === '' ? NaN : Number(text);
     if (!Number.isFinite(value) || value < 0 || value / state.divisions > MAX_QUARTERS) {
       throw new OmrError('INVALID_MUSICXML', `${where}: duration "${text}" is out of range.`);
     }
@@ -128,7 +141,7 @@ export function readMeasure(el: XmlElement, state: PartReadState): Measure {
         break;
       }
       case 'direction': {
-        const dir = readDirection(c, pos);
+        const dir = readDirection(c, state, pos);
         if (dir) measure.directions.push(dir);
         break;
       }
@@ -149,7 +162,7 @@ export function readMeasure(el: XmlElement, state: PartReadState): Measure {
         break;
     }
   }
-  measure.voices = assembleVoices(placed);
+  measure.voices = assembleVoices(placed, where);
   return measure;
 }
 
@@ -164,6 +177,7 @@ function readNote(
   const typeText = childText(c, 'type');
   const type = typeText && DURATION_TYPES.has(typeText) ? (typeText as DurationType) : undefined;
   const dots = children(c, 'dot').length;
+  if (dots > MAX_DOTS) throw new OmrError('INVALID_MUSICXML', `${where}: a note has ${dots} dots; at most ${MAX_DOTS} are accepted.`);
   const tuplet = readTuplet(c);
   const grace = child(c, 'grace');
 
@@ -187,7 +201,7 @@ function readNote(
     if (rest.attrs.measure === 'yes') event.measureRest = true;
     const displayStep = childText(rest, 'display-step');
     const displayOctave = Number(childText(rest, 'display-octave'));
-    if (displayStep && isStep(displayStep) && Number.isInteger(displayOctave)) {
+    if (displayStep && isStep(displayStep) && Number.isInteger(displayOctave) && displayOctave >= 0 && displayOctave <= 9) {
       event.displayStep = displayStep;
       event.displayOctave = displayOctave;
     }
@@ -208,6 +222,7 @@ function readNote(
   return { event, voice };
 }
 
+/** A staff the part does not have (its `<staves>` missing or smaller) falls back to the first. */
 function readStaff(c: XmlElement, state: PartReadState): number {
   const staff = Number(childText(c, 'staff') ?? 1);
   return Number.isInteger(staff) && staff >= 1 && staff <= state.staves ? staff : 1;
@@ -228,7 +243,7 @@ function readPitchedNote(c: XmlElement, where: string): Note {
     // Unpitched notes without a display position sit on the middle line.
     note = { pitch: { step: 'B', alter: 0, octave: 4 }, unpitched: true };
   } else {
-    if (!stepText || !isStep(stepText) || !Number.isInteger(octave) || octave < 0 || octave > 9 || !Number.isFinite(alter) || Math.abs(alter) > 3) {
+    if (!stepText || !isStep(stepText) || !octaveText || !Number.isInteger(octave) || octave < 0 || octave > 9 || !Number.isFinite(alter) || Math.abs(alter) > 3) {
       throw new OmrError('INVALID_MUSICXML', `${where}: invalid pitch ${stepText ?? '?'}${octaveText ?? '?'} (alter ${alter}).`);
     }
     note = { pitch: { step: stepText, alter, octave } };
@@ -252,6 +267,9 @@ function readPitchedNote(c: XmlElement, where: string): Note {
 
 function addChordNote(event: NoteEvent, c: XmlElement, state: PartReadState, where: string): void {
   if (child(c, 'rest')) return; // A rest marked as a chord member carries no pitch.
+  if (event.notes.length === MAX_CHORD_NOTES) {
+    throw new OmrError('INVALID_MUSICXML', `${where}: a chord has more than ${MAX_CHORD_NOTES} notes.`);
+  }
   const note = readPitchedNote(c, where);
   const key = midiNumber(note.pitch);
   const at = event.notes.findIndex((n) => midiNumber(n.pitch) > key);
@@ -305,7 +323,7 @@ function addLyrics(event: NoteEvent, c: XmlElement, state: PartReadState): void 
     const texts = children(l, 'text').map((t) => t.text);
     if (!texts.length) continue; // An extend-only lyric continues a melisma; it has no syllable.
     const verse = verseNumber(l.attrs.number, state);
-    if (event.lyrics.some((x) => x.verse === verse)) continue;
+    if (verse === undefined || event.lyrics.some((x) => x.verse === verse)) continue;
     const syllabic = childText(l, 'syllabic');
     const lyric: Lyric = {
       verse,
@@ -319,11 +337,13 @@ function addLyrics(event: NoteEvent, c: XmlElement, state: PartReadState): void 
   }
 }
 
-function verseNumber(label: string | undefined, state: PartReadState): number {
+/** The verse a lyric `number` stands for; undefined past {@link MAX_VERSES}. */
+function verseNumber(label: string | undefined, state: PartReadState): number | undefined {
   if (label === undefined || label === '') return 1;
-  if (/^\d+$/.test(label) && Number(label) >= 1 && Number(label) <= 100) return Number(label);
+  if (/^\d+$/.test(label) && Number(label) >= 1 && Number(label) <= MAX_VERSES) return Number(label);
   let n = state.verseLabels.get(label);
   if (n === undefined) {
+    if (state.verseLabels.size === MAX_VERSES) return undefined;
     n = state.verseLabels.size + 1;
     state.verseLabels.set(label, n);
   }
@@ -355,7 +375,7 @@ function readAttributes(c: XmlElement, measure: Measure, state: PartReadState, p
     const mode = childText(keyEl, 'mode');
     if (mode) key.mode = mode;
     const staff = Number(keyEl.attrs.number);
-    if (Number.isInteger(staff) && staff >= 1) key.staff = staff;
+    if (Number.isInteger(staff) && staff >= 1 && staff <= state.staves) key.staff = staff;
     measure.key = key;
   }
   const time = readTime(child(c, 'time'), where);
@@ -385,7 +405,7 @@ function readAttributes(c: XmlElement, measure: Measure, state: PartReadState, p
     }
   }
   const multiRest = Number(childText(child(c, 'measure-style'), 'multiple-rest'));
-  if (Number.isInteger(multiRest) && multiRest > 1) measure.multiRest = multiRest;
+  if (Number.isInteger(multiRest) && multiRest > 1 && multiRest <= 10_000) measure.multiRest = multiRest;
 }
 
 function readTime(el: XmlElement | undefined, where: string): TimeSignature | undefined {
@@ -422,7 +442,7 @@ function readBarline(c: XmlElement, measure: Measure): void {
   const direction = repeat?.attrs.direction;
   if (direction === 'forward' || direction === 'backward') {
     const times = Number(repeat!.attrs.times);
-    barline.repeat = { direction, ...(Number.isInteger(times) && times > 0 && { times }) };
+    barline.repeat = { direction, ...(Number.isInteger(times) && times > 0 && times <= 1000 && { times }) };
   }
   const ending = child(c, 'ending');
   const endingType = ending?.attrs.type;
@@ -435,9 +455,8 @@ function readBarline(c: XmlElement, measure: Measure): void {
   else measure.rightBarline = barline;
 }
 
-function readDirection(c: XmlElement, pos: Fraction): Direction | undefined {
-  const staff = Number(childText(c, 'staff') ?? 1);
-  const dir: Direction = { offset: pos, staff: Number.isInteger(staff) && staff >= 1 ? staff : 1 };
+function readDirection(c: XmlElement, state: PartReadState, pos: Fraction): Direction | undefined {
+  const dir: Direction = { offset: pos, staff: readStaff(c, state) };
   const placement = c.attrs.placement;
   if (placement === 'above' || placement === 'below') dir.placement = placement;
   const words: string[] = [];
@@ -480,7 +499,7 @@ function parseTempo(text: string | undefined): number | undefined {
  * Sorts placed events into gap-free voices. Events keep document order at
  * equal start times, so grace notes stay before their main note.
  */
-function assembleVoices(placed: Placed[]): Measure['voices'] {
+function assembleVoices(placed: Placed[], where: string): Measure['voices'] {
   const byVoice = new Map<string, Placed[]>();
   for (const p of placed) {
     const list = byVoice.get(p.voice);
@@ -499,6 +518,9 @@ function assembleVoices(placed: Placed[]): Measure['voices'] {
     for (const item of items) {
       let lane = lanes.find((l) => compare(l.cursor, item.start) <= 0);
       if (!lane) {
+        if (lanes.length === MAX_LANES) {
+          throw new OmrError('INVALID_MUSICXML', `${where}: voice ${id} has more than ${MAX_LANES} notes sounding at once.`);
+        }
         lane = { cursor: ZERO, events: [] };
         lanes.push(lane);
       }

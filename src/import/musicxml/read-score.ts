@@ -10,19 +10,30 @@
 import { OmrError } from '../../errors.js';
 import { instrumentById, instrumentForProgram, matchInstrumentName } from '../../score/instruments.js';
 import type { Credits, Part, PartGroup, Score } from '../../score/model.js';
+import { placedNotes } from '../../score/timeline.js';
 import { extractMxlScore, isZip } from '../mxl-container.js';
 import { child, children, childText, parseXml, type XmlElement } from '../xml-tree.js';
 import { readMeasure, type PartReadState } from './read-measure.js';
 
 /** Reads a MusicXML or compressed MusicXML document into a score. */
 export function readMusicXml(input: Uint8Array | string): Score {
-  const bytes = typeof input === 'string' ? input : isZip(input) ? extractMxlScore(input) : input;
-  const root = parseXml(bytes);
-  if (root.name === 'score-timewise') return readPartwise(timewiseToPartwise(root));
-  if (root.name !== 'score-partwise') {
-    throw new OmrError('INVALID_MUSICXML', `The document's root element is <${root.name}>, not <score-partwise> or <score-timewise>: it is not a MusicXML score.`);
+  if (input.length === 0) throw new OmrError('INVALID_MUSICXML', 'The file is empty: there is no MusicXML to read.');
+  try {
+    const bytes = typeof input === 'string' ? input : isZip(input) ? extractMxlScore(input) : input;
+    const root = parseXml(bytes);
+    if (root.name === 'score-timewise') return readPartwise(timewiseToPartwise(root));
+    if (root.name !== 'score-partwise') {
+      throw new OmrError('INVALID_MUSICXML', `The document's root element is <${root.name}>, not <score-partwise> or <score-timewise>: it is not a MusicXML score.`);
+    }
+    return readPartwise(root);
+  } catch (err) {
+    // Exact time arithmetic (`frac`) throws RangeError when hostile divisions
+    // and durations outgrow safe integers: the file is at fault, so say so.
+    if (err instanceof RangeError) {
+      throw new OmrError('INVALID_MUSICXML', `The score holds numbers too large to compute with exactly (${err.message}).`, { cause: err });
+    }
+    throw err;
   }
-  return readPartwise(root);
 }
 
 function readPartwise(root: XmlElement): Score {
@@ -37,7 +48,9 @@ function readPartwise(root: XmlElement): Score {
     const state: PartReadState = { partId: id, divisions: 1, staves: 1, verseLabels: new Map() };
     const measures = children(partEl, 'measure').map((m) => readMeasure(m, state));
     partIndexById.set(id, parts.length);
-    parts.push(buildPart(info, state, measures));
+    const part = buildPart(info, state, measures);
+    checkTimeline(part);
+    parts.push(part);
   }
   if (!parts.length) throw new OmrError('INVALID_MUSICXML', 'The score has no parts.');
   const partGroups = groups
@@ -45,6 +58,21 @@ function readPartwise(root: XmlElement): Score {
     .filter((g) => g.first >= 0 && g.last >= g.first)
     .map(({ firstId: _f, lastId: _l, ...g }) => g as PartGroup);
   return { credits: readCredits(root), parts, partGroups };
+}
+
+/**
+ * Walks the part's timeline as every consumer will. Each measure reads
+ * exactly, but measures with unrelated `<divisions>` (several large primes)
+ * add up to denominators beyond safe integers; such a file is refused here
+ * rather than failing later in a writer or a comparison.
+ */
+function checkTimeline(part: Part): void {
+  try {
+    for (const _ of placedNotes({ credits: {}, parts: [part], partGroups: [] }));
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    throw new OmrError('INVALID_MUSICXML', `Part ${part.id}: its measures' durations add up to times too fine to keep exactly (${err.message}).`, { cause: err });
+  }
 }
 
 interface PartInfo {
@@ -62,7 +90,8 @@ type PendingGroup = Omit<PartGroup, 'first' | 'last'> & { firstId: string; lastI
 function readPartList(el: XmlElement | undefined): { infos: PartInfo[]; groups: PendingGroup[] } {
   const infos: PartInfo[] = [];
   const groups: PendingGroup[] = [];
-  const open = new Map<string, PendingGroup>();
+  // Open groups by number, with the index of the first part after their start.
+  const open = new Map<string, { group: PendingGroup; from: number }>();
   for (const c of el?.children ?? []) {
     if (c.name === 'score-part') {
       const id = c.attrs.id ?? `P${infos.length + 1}`;
@@ -80,10 +109,6 @@ function readPartList(el: XmlElement | undefined): { infos: PartInfo[]; groups: 
       if (Number.isInteger(program) && program >= 1 && program <= 128) info.program = program - 1;
       if (childText(midi, 'midi-channel') === '10' || childText(midi, 'midi-unpitched') !== undefined) info.percussion = true;
       infos.push(info);
-      for (const g of open.values()) {
-        if (!g.firstId) g.firstId = id;
-        g.lastId = id;
-      }
     } else if (c.name === 'part-group') {
       const number = c.attrs.number ?? '1';
       if (c.attrs.type === 'start') {
@@ -96,11 +121,16 @@ function readPartList(el: XmlElement | undefined): { infos: PartInfo[]; groups: 
         };
         const name = cleanText(childText(c, 'group-name') ?? '');
         if (name) group.name = name;
-        open.set(number, group);
+        open.set(number, { group, from: infos.length });
       } else if (c.attrs.type === 'stop') {
-        const group = open.get(number);
+        const started = open.get(number);
         open.delete(number);
-        if (group?.firstId) groups.push(group);
+        // A group spans the parts listed between its start and its stop; an empty one is dropped.
+        if (started && started.from < infos.length) {
+          started.group.firstId = infos[started.from]!.id;
+          started.group.lastId = infos[infos.length - 1]!.id;
+          groups.push(started.group);
+        }
       }
     }
   }
@@ -141,9 +171,10 @@ function readCredits(root: XmlElement): Credits {
   const workTitle = cleanText(childText(child(root, 'work'), 'work-title') ?? '');
   const movementTitle = cleanText(childText(root, 'movement-title') ?? '');
   const credits: Credits = {};
-  const title = byType.get('title') || workTitle || movementTitle;
+  // A song or movement of a collection names the collection as its work: the movement is the piece.
+  const title = byType.get('title') || movementTitle || workTitle;
   if (title) credits.title = title;
-  const subtitle = byType.get('subtitle') || (workTitle && movementTitle && movementTitle !== title ? movementTitle : '');
+  const subtitle = byType.get('subtitle') || (workTitle && workTitle !== title ? workTitle : '');
   if (subtitle) credits.subtitle = subtitle;
   const composer = creator('composer') || byType.get('composer');
   if (composer) credits.composer = cleanText(composer);
