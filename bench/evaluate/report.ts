@@ -1,0 +1,50 @@
+/** Plain-text report of accuracy metrics: one row per category of documents and one for all. */
+import { aggregate, type AggregateMetrics } from './evaluate.js';
+
+export interface ReportRow {
+  category: string;
+  metrics: AggregateMetrics;
+  /** Mean recognition time per page; absent when not measured. */
+  secondsPerPage?: number;
+  pages: number;
+}
+
+const HEADERS = ['category', 'docs', 'pages', 'strict P', 'strict R', 'strict F1', 'loose F1', 'measure err', 'clef', 'key', 'time', 'staves', 'parts', 's/page'];
+
+/**
+ * A table with a row per category and a final `all` row. The `all` row
+ * micro-averages the categories' counts (not their ratios), so large
+ * categories weigh as much as their notes do; its s/page is the page-weighted
+ * mean of the rows that were timed.
+ */
+export function formatTable(rows: readonly ReportRow[]): string {
+  const lines = [...rows, allRow(rows)].map(cells);
+  const widths = HEADERS.map((header, c) => Math.max(header.length, ...lines.map((line) => line[c]!.length)));
+  const format = (line: readonly string[]) => line.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [format(HEADERS), rule, ...lines.slice(0, -1).map(format), rule, format(lines[lines.length - 1]!)].join('\n');
+}
+
+function allRow(rows: readonly ReportRow[]): ReportRow {
+  const timed = rows.filter((row) => row.secondsPerPage !== undefined);
+  const timedPages = timed.reduce((total, row) => total + row.pages, 0);
+  const row: ReportRow = {
+    category: 'all',
+    metrics: aggregate(rows.map((r) => r.metrics)),
+    pages: rows.reduce((total, r) => total + r.pages, 0),
+  };
+  if (timedPages > 0) row.secondsPerPage = timed.reduce((total, r) => total + r.secondsPerPage! * r.pages, 0) / timedPages;
+  return row;
+}
+
+function cells({ category, metrics: m, secondsPerPage, pages }: ReportRow): string[] {
+  return [
+    category,
+    String(m.documents),
+    String(pages),
+    ...[m.strict.precision, m.strict.recall, m.strict.f1, m.loose.f1, m.measures.error, m.clef.accuracy, m.key.accuracy, m.time.accuracy, m.staves.accuracy, m.parts.accuracy].map(
+      (value) => value.toFixed(3),
+    ),
+    secondsPerPage === undefined ? '-' : secondsPerPage.toFixed(3),
+  ];
+}
