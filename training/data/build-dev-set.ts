@@ -33,7 +33,8 @@ export const DEV_SET_DIR = join(ROOT, 'bench/dev-set');
 /** Scans at 200 dpi, photos from a 150 dpi rendering: the resolutions people actually send. */
 const SCAN_DPI = 200;
 const PHOTO_DPI = 150;
-const PHOTO_JPEG_QUALITY = 82;
+const PHOTO_JPEG_QUALITY = 75;
+const SCAN_JPEG_QUALITY = 80;
 
 export interface DevManifestEntry {
   id: string;
@@ -87,7 +88,7 @@ function rasterise(work: string, dpi: number, prefix: string, gray: boolean): Ra
     .map((f) => parseNetpbm(readFileSync(join(work, f))));
 }
 
-function encodeJpeg(image: Raster): Uint8Array {
+function encodeJpeg(image: Raster, quality: number): Uint8Array {
   const rgba = new Uint8Array(image.width * image.height * 4);
   for (let i = 0, j = 0; i < image.width * image.height; i++, j += image.channels) {
     const r = image.data[j]!;
@@ -96,7 +97,7 @@ function encodeJpeg(image: Raster): Uint8Array {
     rgba[i * 4 + 2] = image.channels >= 3 ? image.data[j + 2]! : r;
     rgba[i * 4 + 3] = 255;
   }
-  return jpeg.encode({ data: rgba, width: image.width, height: image.height }, PHOTO_JPEG_QUALITY).data;
+  return jpeg.encode({ data: rgba, width: image.width, height: image.height }, quality).data;
 }
 
 export function buildDocument(doc: DevDocument): DevManifestEntry {
@@ -113,13 +114,17 @@ export function buildDocument(doc: DevDocument): DevManifestEntry {
     writeFileSync(join(out, 'truth.musicxml'), xml);
     const seed = seedOf(doc.id);
     const scans = rasterise(work, SCAN_DPI, 'scan', true).map((page, i) => {
-      const name = `scan-${i + 1}.png`;
-      writeFileSync(join(out, name), encodePng(degradeScan(page, seed + i).image));
+      // Binarised scans compress best as PNG, noisy gray ones as JPEG: keep whichever is smaller, as scanners do.
+      const image = degradeScan(page, seed + i).image;
+      const png = encodePng(image);
+      const jpg = encodeJpeg(image, SCAN_JPEG_QUALITY);
+      const name = png.length <= jpg.length ? `scan-${i + 1}.png` : `scan-${i + 1}.jpg`;
+      writeFileSync(join(out, name), png.length <= jpg.length ? png : jpg);
       return name;
     });
     const photos = rasterise(work, PHOTO_DPI, 'photo', false).map((page, i) => {
       const name = `photo-${i + 1}.jpg`;
-      writeFileSync(join(out, name), encodeJpeg(degradePhoto(page, seed + 1000 + i).image));
+      writeFileSync(join(out, name), encodeJpeg(degradePhoto(page, seed + 1000 + i).image, PHOTO_JPEG_QUALITY));
       return name;
     });
     const folder = doc.source.split('/')[0]!;

@@ -1,4 +1,4 @@
-// verovio ships no type declarations; these cover what the tests use.
+// verovio ships no type declarations; these cover what the tests and the data generator use.
 declare module 'verovio/wasm' {
   const createVerovioModule: () => Promise<unknown>;
   export default createVerovioModule;
@@ -16,5 +16,6 @@ declare module 'verovio/esm' {
     renderToMIDI(): string;
     getVersion(): string;
     getLog(): string;
+    getElementAttr(id: string): Record<string, unknown>;
   }
 }
