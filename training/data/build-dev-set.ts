@@ -30,11 +30,11 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = resolve(ROOT, '../shared/corpus');
 export const DEV_SET_DIR = join(ROOT, 'bench/dev-set');
 
-/** Scans at 200 dpi, photos from a 150 dpi rendering: the resolutions people actually send. */
-const SCAN_DPI = 200;
+/** Scans and photos from 150 dpi renderings: what office scanners and phones commonly deliver, and small enough to commit. */
+const SCAN_DPI = 150;
 const PHOTO_DPI = 150;
-const PHOTO_JPEG_QUALITY = 75;
-const SCAN_JPEG_QUALITY = 80;
+const PHOTO_JPEG_QUALITY = 72;
+const SCAN_JPEG_QUALITY = 75;
 
 export interface DevManifestEntry {
   id: string;

@@ -1,0 +1,121 @@
+/**
+ * `npm run bench:accuracy` — recognises every page of the dev set
+ * (bench/dev-set/) and compares the result with its ground truth: a table per
+ * category and condition (clean PDF, scan, photo), also written as JSON to
+ * bench/results/ for comparison between runs.
+ *
+ *   npm run bench:accuracy [-- --recognizer <name>] [--only <doc-id-prefix>]
+ *
+ * Until the recognition engine lands, the only recogniser is `empty-baseline`,
+ * which reads nothing and returns an empty score: it exercises the benchmark
+ * end to end and marks the floor (every note metric 0). Its results are
+ * labelled as such in the table and the JSON.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readMusicXml } from '../src/import/musicxml/read-score.js';
+import type { Score } from '../src/score/model.js';
+import { LIBRARY_VERSION } from '../src/version.js';
+import { DEV_CATEGORIES } from '../training/data/dev-split.js';
+import { aggregate, evaluateScore, type ScoreMetrics } from './evaluate/evaluate.js';
+import { formatTable, type ReportRow } from './evaluate/report.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DEV_SET = join(ROOT, 'bench/dev-set');
+const RESULTS = join(ROOT, 'bench/results');
+
+export type Condition = 'clean' | 'scan' | 'photo';
+export const CONDITIONS: readonly Condition[] = ['clean', 'scan', 'photo'];
+
+/** One input file of a recognition job, as a caller would hand it over. */
+export interface PageFile {
+  filename: string;
+  data: Uint8Array;
+}
+
+/** Recognises the files of one job (the pages of one document) into a score. */
+export type Recognizer = (files: PageFile[]) => Promise<Score>;
+
+export const RECOGNIZERS: Record<string, { description: string; recognize: Recognizer }> = {
+  'empty-baseline': {
+    description: 'TRIVIAL BASELINE — no recognition engine yet: returns an empty score for every document',
+    recognize: async () => ({ credits: {}, parts: [], partGroups: [] }),
+  },
+};
+
+interface ManifestEntry {
+  id: string;
+  category: string;
+  pages: number;
+  files: { pdf: string; truth: string; scan: string[]; photo: string[] };
+}
+
+interface DocumentResult {
+  id: string;
+  category: string;
+  condition: Condition;
+  pages: number;
+  seconds: number;
+  metrics: ScoreMetrics;
+}
+
+function filesFor(entry: ManifestEntry, condition: Condition): PageFile[] {
+  const paths = condition === 'clean' ? [entry.files.pdf] : entry.files[condition];
+  return paths.map((p) => ({ filename: p.split('/').pop()!, data: new Uint8Array(readFileSync(join(DEV_SET, p))) }));
+}
+
+export async function runBenchmark(recognizerName: string, only?: string): Promise<{ table: string; results: DocumentResult[] }> {
+  const recognizer = RECOGNIZERS[recognizerName];
+  if (!recognizer) throw new Error(`unknown recognizer ${recognizerName}; known: ${Object.keys(RECOGNIZERS).join(', ')}`);
+  const manifest = JSON.parse(readFileSync(join(DEV_SET, 'manifest.json'), 'utf8')) as { documents: ManifestEntry[] };
+  const documents = manifest.documents.filter((d) => !only || d.id.startsWith(only));
+  const results: DocumentResult[] = [];
+  for (const entry of documents) {
+    const truth = readMusicXml(new Uint8Array(readFileSync(join(DEV_SET, entry.files.truth))));
+    for (const condition of CONDITIONS) {
+      const files = filesFor(entry, condition);
+      const started = performance.now();
+      const predicted = await recognizer.recognize(files);
+      const seconds = (performance.now() - started) / 1000;
+      results.push({ id: entry.id, category: entry.category, condition, pages: entry.pages, seconds, metrics: evaluateScore(predicted, truth) });
+    }
+  }
+  const rows: ReportRow[] = [];
+  for (const category of DEV_CATEGORIES) {
+    for (const condition of CONDITIONS) {
+      const group = results.filter((r) => r.category === category && r.condition === condition);
+      if (!group.length) continue;
+      const pages = group.reduce((s, r) => s + r.pages, 0);
+      rows.push({
+        category: `${category} / ${condition}`,
+        metrics: aggregate(group.map((r) => r.metrics)),
+        pages,
+        secondsPerPage: group.reduce((s, r) => s + r.seconds, 0) / pages,
+      });
+    }
+  }
+  return { table: formatTable(rows), results };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { recognizer: { type: 'string', default: 'empty-baseline' }, only: { type: 'string' } } });
+  const name = values.recognizer;
+  const started = performance.now();
+  const { table, results } = await runBenchmark(name, values.only);
+  console.log(`Recognizer: ${name} — ${RECOGNIZERS[name]!.description}\n`);
+  console.log(table);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`\n${results.length} recognitions in ${seconds.toFixed(1)} s`);
+  mkdirSync(RESULTS, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const report = { recognizer: name, description: RECOGNIZERS[name]!.description, library: LIBRARY_VERSION, date: new Date().toISOString(), seconds, table, results };
+  const file = join(RESULTS, `accuracy-${name}-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(RESULTS, `accuracy-${name}-latest.json`), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`written to ${file}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main();
+}
