@@ -1149,8 +1149,11 @@ function freshNotes(ctx: PartContext, walkerKey: string, clef: Clef, range: read
   const chordRate = spec.vocal ? 0 : spec.chordal ? 0.35 : spec.instrument.id.startsWith('strings.') ? 0.06 : 0;
   if (rng.chance(chordRate)) {
     const size = spec.chordal ? rng.weighted([[2, 3], [3, 3], [4, 1.5]] as const) : 2;
+    // Built away from the edge of the range the melody note is nearer, so chords stay around the staff.
+    const sign = pos > (lo + hi) / 2 ? -1 : 1;
     const positions = [pos];
-    for (let k = 1; k < size; k++) positions.push(positions[k - 1]! + rng.weighted([[2, 4], [3, 2], [4, 1.5], [5, 0.7]] as const));
+    for (let k = 1; k < size; k++) positions.push(positions[k - 1]! + sign * rng.weighted([[2, 4], [3, 2], [4, 1.5], [5, 0.7]] as const));
+    positions.sort((a, b) => a - b);
     // Chord notes keep the key's alterations, so a third apart is always higher in pitch too.
     return positions.map((p) => diatonicNote(clef, p, fifths));
   }
