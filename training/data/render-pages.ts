@@ -100,6 +100,13 @@ const FONT_FILES = [
 
 /** Engraves a score and returns every page with its labels. */
 export async function renderPages(score: Score, options: RenderOptions): Promise<RenderedPage[]> {
+  const pages = await renderWith(score, options, false);
+  // A system taller than the page (a large orchestra on a small page) runs off its bottom; such a
+  // page is engraved again on paper as tall as the music needs, as orchestral scores are printed.
+  return pages.some((p) => p.labels.staves.some((s) => s.bbox.y + s.bbox.height > p.labels.height)) ? renderWith(score, options, true) : pages;
+}
+
+async function renderWith(score: Score, options: RenderOptions, adjustPageHeight: boolean): Promise<RenderedPage[]> {
   const tk = await verovio();
   tk.setOptions({
     font: options.font,
@@ -116,7 +123,7 @@ export async function renderPages(score: Score, options: RenderOptions): Promise
     header: 'auto',
     footer: 'none',
     condense: options.hideEmptyStaves ? 'auto' : 'none',
-    adjustPageHeight: false,
+    adjustPageHeight,
   });
   if (!tk.loadData(writeMusicXml(score, { encodingDate: '2026-01-01' }))) throw new Error('Verovio could not load the score');
   const staffOf = staffIndex(score);

@@ -1,0 +1,115 @@
+/**
+ * Page preparation: decoded page → gray → flattened paper → ink mask; skew
+ * and staff size read off the page; the page turned straight and rescaled so
+ * that every later stage sees staves of one size, {@link CANONICAL_STAFF_SPACE}.
+ *
+ * The transform back to the decoded page is kept, so that every recognised
+ * element can report its box in the pixels of the page the user gave.
+ */
+import { toGray, type GrayImage } from '../image/gray.js';
+import type { Raster } from '../image/raster.js';
+import { resizeArea } from '../image/raster.js';
+import { binarize, inkThreshold, type BinaryImage } from './binarize.js';
+import { estimateSkew } from './deskew.js';
+import { flattenBackground } from './normalize.js';
+import { measureStaffMetrics, type StaffMetrics } from './staff-metrics.js';
+
+/** Staff space of the prepared page, in pixels: enough for dots and thin beams, small enough to be fast. */
+export const CANONICAL_STAFF_SPACE = 12;
+
+export interface PageTransform {
+  /** Size of the decoded page. */
+  sourceWidth: number;
+  sourceHeight: number;
+  /** Prepared pixels per source pixel. */
+  scale: number;
+  /** Skew of the source page in degrees (lines descending to the right are positive); undone in the prepared page. */
+  skew: number;
+  /** Size of the prepared page. */
+  width: number;
+  height: number;
+}
+
+export interface PreparedPage {
+  /** Flattened, straightened and rescaled gray page (ink dark). */
+  gray: GrayImage;
+  /** Its ink mask (1 = ink). */
+  ink: BinaryImage;
+  /** Staff metrics measured on the source page, in source pixels. */
+  source: StaffMetrics;
+  transform: PageTransform;
+}
+
+export function preparePage(page: Raster): PreparedPage {
+  const flat = flattenBackground(toGray(page));
+  const threshold = inkThreshold(flat);
+  const sourceInk = binarize(flat, threshold);
+  const metrics = measureStaffMetrics(sourceInk);
+  const skew = estimateSkew(sourceInk, metrics.lineThickness);
+  const scale = CANONICAL_STAFF_SPACE / metrics.staffSpace;
+  const gray = straighten(flat, skew, scale);
+  // The realised scale, after rounding to whole pixels.
+  const transform: PageTransform = { sourceWidth: page.width, sourceHeight: page.height, scale: gray.width / page.width, skew, width: gray.width, height: gray.height };
+  return { gray, ink: binarize(gray, threshold), source: metrics, transform };
+}
+
+/** Maps a point of the prepared page back to the decoded page. */
+export function toSourcePoint(t: PageTransform, x: number, y: number): [number, number] {
+  const a = (t.skew * Math.PI) / 180;
+  const cx = x - t.width / 2;
+  const cy = y - t.height / 2;
+  // The prepared page is the source rotated by −skew and scaled about the centres.
+  const sx = (cx * Math.cos(a) - cy * Math.sin(a)) / t.scale;
+  const sy = (cx * Math.sin(a) + cy * Math.cos(a)) / t.scale;
+  return [sx + t.sourceWidth / 2, sy + t.sourceHeight / 2];
+}
+
+/**
+ * Rotates by −skew and scales in one resampling. Strong reductions are area
+ * averaged first, since bilinear sampling alone would drop thin lines.
+ */
+function straighten(image: GrayImage, skew: number, scale: number): GrayImage {
+  let src = image;
+  let remaining = scale;
+  if (scale < 0.75) {
+    const w = Math.max(1, Math.round(image.width * scale));
+    const h = Math.max(1, Math.round(image.height * scale));
+    const r = resizeArea({ width: image.width, height: image.height, channels: 1, data: image.data }, w, h);
+    src = { width: r.width, height: r.height, data: r.data };
+    remaining = 1;
+    scale = w / image.width;
+  }
+  const width = Math.max(1, Math.round(image.width * scale));
+  const height = Math.max(1, Math.round(image.height * scale));
+  if (Math.abs(skew) < 0.01 && remaining === 1 && src.width === width && src.height === height) return src;
+  const a = (skew * Math.PI) / 180;
+  const cos = Math.cos(a);
+  const sin = Math.sin(a);
+  const k = src.width / width; // source pixels per output pixel
+  const out = new Uint8Array(width * height);
+  const sw = src.width;
+  const sh = src.height;
+  const data = src.data;
+  for (let y = 0; y < height; y++) {
+    const cy = y + 0.5 - height / 2;
+    for (let x = 0; x < width; x++) {
+      const cx = x + 0.5 - width / 2;
+      // Inverse map: output (straight) → source (skewed): rotate by +skew.
+      const sx = (cx * cos - cy * sin) * k + sw / 2 - 0.5;
+      const sy = (cx * sin + cy * cos) * k + sh / 2 - 0.5;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      if (x0 < 0 || y0 < 0 || x0 >= sw - 1 || y0 >= sh - 1) {
+        out[y * width + x] = 255;
+        continue;
+      }
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const i = y0 * sw + x0;
+      const top = data[i]! + (data[i + 1]! - data[i]!) * fx;
+      const bottom = data[i + sw]! + (data[i + sw + 1]! - data[i + sw]!) * fx;
+      out[y * width + x] = Math.round(top + (bottom - top) * fy);
+    }
+  }
+  return { width, height, data: out };
+}

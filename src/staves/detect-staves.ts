@@ -1,0 +1,252 @@
+/**
+ * Staff detection on a prepared page (staff space ≈ CANONICAL_STAFF_SPACE).
+ *
+ * The page is cut into vertical strips a few staff spaces wide. In each strip
+ * a staff line is a row almost fully inked across the strip; five such rows
+ * one staff space apart are a staff segment there. Segments are chained from
+ * strip to strip, following lines that bend (page curl on photos), and each
+ * chain becomes a staff whose five lines are polylines through the strip
+ * centres. Six equally spaced lines are tablature, which is refused.
+ *
+ * Working strip by strip is what makes this survive curl and residual skew,
+ * and tiny orchestral staves only need the page prepared to canonical size.
+ */
+import { OmrError } from '../errors.js';
+import type { BinaryImage } from '../preparation/binarize.js';
+
+export interface Staff {
+  /** x of the sample points, left to right. */
+  xs: number[];
+  /** `lines[l][k]`: y of line l (0 = top) at `xs[k]`. */
+  lines: number[][];
+  /** Horizontal extent of the staff lines. */
+  x0: number;
+  x1: number;
+  /** Mean distance between adjacent lines. */
+  space: number;
+}
+
+export interface StaffDetectionOptions {
+  /** Expected staff space in pixels (the prepared page's canonical size). */
+  staffSpace: number;
+}
+
+/** Strip width in staff spaces: wide enough that lines dominate a row, narrow enough to follow curl. */
+const STRIP_SPACES = 4;
+/** A row is a line candidate when this share of the strip is ink. */
+const LINE_FILL = 0.7;
+
+interface Segment {
+  strip: number;
+  ys: number[];
+}
+
+export function detectStaves(ink: BinaryImage, options: StaffDetectionOptions): Staff[] {
+  const { width, height, data } = ink;
+  const space = options.staffSpace;
+  const stripWidth = Math.max(8, Math.round(space * STRIP_SPACES));
+  const strips = Math.max(1, Math.floor(width / stripWidth));
+  const segmentsByStrip: Segment[][] = [];
+  let tablatureVotes = 0;
+  let staffVotes = 0;
+  for (let s = 0; s < strips; s++) {
+    const xa = s * stripWidth;
+    const xb = Math.min(width, xa + stripWidth);
+    // A column counts for row y when it has ink within one row of y, so a line that climbs or falls by
+    // a pixel or two across the strip (residual skew, curl) still fills its row.
+    const rows = new Float32Array(height);
+    for (let y = 0; y < height; y++) {
+      let n = 0;
+      const up = y > 0 ? -width : 0;
+      const down = y < height - 1 ? width : 0;
+      for (let x = xa, i = y * width + xa; x < xb; x++, i++) n += data[i]! | data[i + up]! | data[i + down]!;
+      rows[y] = n / (xb - xa);
+    }
+    const lines = lineCandidates(rows, LINE_FILL);
+    const { staves, sixLine } = groupLines(lines, space);
+    segmentsByStrip.push(staves.map((ys) => ({ strip: s, ys })));
+    staffVotes += staves.length;
+    tablatureVotes += sixLine;
+  }
+  const chains = mergeChains(chainSegments(segmentsByStrip, space), space);
+  const staves = chains
+    .filter((chain) => chain.length >= Math.max(2, Math.min(4, strips / 6)))
+    .map((chain) => toStaff(chain, stripWidth, ink, space))
+    .sort((a, b) => a.lines[0]![0]! - b.lines[0]![0]!);
+  if (tablatureVotes > Math.max(2, staffVotes)) {
+    throw new OmrError('UNSUPPORTED_TABLATURE', 'This page is written in six-line guitar tablature, which ScoreSight does not read. Use a page in standard notation.');
+  }
+  if (!staves.length) {
+    throw new OmrError('NO_MUSIC_DETECTED', 'No music staves were found on this page. Check that it is a page of printed music, in focus and not cropped.');
+  }
+  return staves;
+}
+
+/** Centres of runs of rows filled above the threshold. */
+function lineCandidates(rows: Float32Array, fill: number): number[] {
+  const centres: number[] = [];
+  let y = 0;
+  while (y < rows.length) {
+    if (rows[y]! < fill) {
+      y++;
+      continue;
+    }
+    let sum = 0;
+    let weight = 0;
+    const start = y;
+    while (y < rows.length && rows[y]! >= fill) {
+      sum += y * rows[y]!;
+      weight += rows[y]!;
+      y++;
+    }
+    // Thick bands (a beam run along the strip, a filled box) are not lines.
+    if (y - start <= 6) centres.push(sum / weight);
+  }
+  return centres;
+}
+
+/**
+ * Greedy grouping of line candidates into runs of equally spaced lines.
+ * Runs of five are staves; a run of six is counted as tablature evidence.
+ */
+function groupLines(lines: number[], space: number): { staves: number[][]; sixLine: number } {
+  const staves: number[][] = [];
+  let sixLine = 0;
+  let i = 0;
+  while (i < lines.length) {
+    const run = [lines[i]!];
+    let j = i + 1;
+    while (j < lines.length) {
+      const gap = lines[j]! - run[run.length - 1]!;
+      const expected = run.length > 1 ? (run[run.length - 1]! - run[0]!) / (run.length - 1) : space;
+      if (Math.abs(gap - expected) <= 0.25 * expected && Math.abs(gap - space) <= 0.35 * space) {
+        run.push(lines[j]!);
+        j++;
+      } else if (gap < 0.5 * space) {
+        j++; // a double-detected line
+      } else {
+        break;
+      }
+    }
+    if (run.length === 5) staves.push(run);
+    else if (run.length === 6) sixLine++;
+    else if (run.length > 6 && run.length % 5 === 0) {
+      // Staves closer than usual merge into one run; split it back.
+      for (let k = 0; k < run.length; k += 5) staves.push(run.slice(k, k + 5));
+    }
+    i = run.length > 1 ? j : i + 1;
+  }
+  return { staves, sixLine };
+}
+
+/** Links segments of neighbouring strips whose lines continue each other. */
+function chainSegments(byStrip: Segment[][], space: number): Segment[][] {
+  const chains: Segment[][] = [];
+  const open: Segment[][] = [];
+  for (const segments of byStrip) {
+    const used = new Set<Segment[]>();
+    for (const seg of segments) {
+      let best: Segment[] | undefined;
+      let bestDist = space * 0.6;
+      for (const chain of open) {
+        if (used.has(chain)) continue;
+        const last = chain[chain.length - 1]!;
+        if (seg.strip - last.strip > 3) continue;
+        const dist = Math.abs(seg.ys[0]! - last.ys[0]!) + Math.abs(seg.ys[4]! - last.ys[4]!);
+        if (dist / 2 < bestDist) {
+          bestDist = dist / 2;
+          best = chain;
+        }
+      }
+      if (best) {
+        best.push(seg);
+        used.add(best);
+      } else {
+        const chain = [seg];
+        chains.push(chain);
+        open.push(chain);
+        used.add(chain);
+      }
+    }
+  }
+  return chains;
+}
+
+/**
+ * Joins chains that are one staff interrupted: where a passage hides the lines over several strips
+ * (dense beams, a cluster of ledger lines), a staff falls apart into pieces whose lines continue
+ * each other across the gap.
+ */
+function mergeChains(chains: Segment[][], space: number): Segment[][] {
+  const sorted = [...chains].sort((a, b) => a[0]!.strip - b[0]!.strip);
+  const merged: Segment[][] = [];
+  for (const chain of sorted) {
+    const first = chain[0]!;
+    const target = merged.find((m) => {
+      const last = m[m.length - 1]!;
+      return last.strip < first.strip && Math.abs(last.ys[0]! - first.ys[0]!) < space * 0.6 && Math.abs(last.ys[4]! - first.ys[4]!) < space * 0.6;
+    });
+    if (target) target.push(...chain);
+    else merged.push([...chain]);
+  }
+  return merged;
+}
+
+function toStaff(chain: Segment[], stripWidth: number, ink: BinaryImage, space: number): Staff {
+  const xs = chain.map((s) => (s.strip + 0.5) * stripWidth);
+  const lines = [0, 1, 2, 3, 4].map((l) => chain.map((s) => s.ys[l]!));
+  const staff: Staff = { xs, lines, x0: xs[0]! - stripWidth / 2, x1: xs[xs.length - 1]! + stripWidth / 2, space: 0 };
+  staff.space = (lines[4]!.reduce((a, b) => a + b, 0) - lines[0]!.reduce((a, b) => a + b, 0)) / (4 * xs.length);
+  extendEnds(staff, ink, space);
+  return staff;
+}
+
+/** Moves each end of the staff to where its lines really stop, column by column. */
+function extendEnds(staff: Staff, ink: BinaryImage, space: number): void {
+  const covered = (x: number) => {
+    if (x < 0 || x >= ink.width) return false;
+    let hits = 0;
+    for (let l = 0; l < 5; l++) {
+      const y = Math.round(staffLineY(staff, l, x));
+      let hit = false;
+      for (let dy = -1; dy <= 1 && !hit; dy++) {
+        const yy = y + dy;
+        if (yy >= 0 && yy < ink.height && ink.data[yy * ink.width + x]) hit = true;
+      }
+      if (hit) hits++;
+    }
+    return hits >= 4;
+  };
+  // Tolerate short gaps (a broken line on a poor scan) of up to half a staff space.
+  const gapAllowed = Math.max(2, Math.round(space / 2));
+  const walk = (from: number, dir: 1 | -1) => {
+    let x = Math.round(from);
+    let last = x;
+    let gap = 0;
+    while (x >= 0 && x < ink.width && gap <= gapAllowed) {
+      if (covered(x)) {
+        last = x;
+        gap = 0;
+      } else {
+        gap++;
+      }
+      x += dir;
+    }
+    return last;
+  };
+  const mid = (staff.xs[0]! + staff.xs[staff.xs.length - 1]!) / 2;
+  staff.x0 = walk(Math.min(staff.xs[0]!, mid), -1);
+  staff.x1 = walk(Math.max(staff.xs[staff.xs.length - 1]!, mid), 1);
+}
+
+/** y of line `line` (0 = top) at x, interpolated between the sample points and extended flat beyond them. */
+export function staffLineY(staff: Staff, line: number, x: number): number {
+  const { xs } = staff;
+  const ys = staff.lines[line]!;
+  if (x <= xs[0]!) return ys[0]!;
+  if (x >= xs[xs.length - 1]!) return ys[ys.length - 1]!;
+  let k = 0;
+  while (xs[k + 1]! < x) k++;
+  const t = (x - xs[k]!) / (xs[k + 1]! - xs[k]!);
+  return ys[k]! + (ys[k + 1]! - ys[k]!) * t;
+}
