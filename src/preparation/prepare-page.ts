@@ -64,6 +64,14 @@ export function toSourcePoint(t: PageTransform, x: number, y: number): [number, 
   return [sx + t.sourceWidth / 2, sy + t.sourceHeight / 2];
 }
 
+/** Maps a point of the decoded page into the prepared page (the inverse of {@link toSourcePoint}). */
+export function toPreparedPoint(t: PageTransform, x: number, y: number): [number, number] {
+  const a = (t.skew * Math.PI) / 180;
+  const cx = (x - t.sourceWidth / 2) * t.scale;
+  const cy = (y - t.sourceHeight / 2) * t.scale;
+  return [cx * Math.cos(a) + cy * Math.sin(a) + t.width / 2, -cx * Math.sin(a) + cy * Math.cos(a) + t.height / 2];
+}
+
 /**
  * Rotates by −skew and scales in one resampling. Strong reductions are area
  * averaged first, since bilinear sampling alone would drop thin lines.

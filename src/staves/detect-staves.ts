@@ -184,7 +184,12 @@ function mergeChains(chains: Segment[][], space: number): Segment[][] {
     const first = chain[0]!;
     const target = merged.find((m) => {
       const last = m[m.length - 1]!;
-      return last.strip < first.strip && Math.abs(last.ys[0]! - first.ys[0]!) < space * 0.6 && Math.abs(last.ys[4]! - first.ys[4]!) < space * 0.6;
+      if (last.strip >= first.strip) return false;
+      // Carry the earlier piece's slope across the gap: on a photographed page the lines are not level.
+      const before = m.length > 1 ? m[m.length - 2]! : last;
+      const slope = before === last ? 0 : (last.ys[2]! - before.ys[2]!) / (last.strip - before.strip);
+      const shift = slope * (first.strip - last.strip);
+      return Math.abs(last.ys[0]! + shift - first.ys[0]!) < space * 0.6 && Math.abs(last.ys[4]! + shift - first.ys[4]!) < space * 0.6;
     });
     if (target) target.push(...chain);
     else merged.push([...chain]);

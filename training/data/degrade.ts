@@ -94,7 +94,10 @@ export interface ScanOptions {
   noise: { p: number; sigma: Range };
   /** Salt-and-pepper dots (density per pixel, 80% dark) and small dark blobs. */
   speckle: { p: number; density: Range; blobs: Range; blobRadius: Range };
-  /** Threshold to pure black/white, at this fraction of the way from ink to paper level. */
+  /**
+   * Threshold to pure black/white, at this fraction of the way from ink to paper level. Scanners
+   * threshold towards the paper side so thin, blurred staff lines survive, as they do on real scans.
+   */
   binarise: { p: number; threshold: Range };
   jpeg: { p: number; quality: Range; codec: JpegCodec };
 }
@@ -143,7 +146,7 @@ export const DEFAULT_SCAN_OPTIONS: Readonly<ScanOptions> = Object.freeze({
   contrast: { p: 0.8, paper: [210, 255], ink: [0, 70], gamma: [0.7, 1.4] },
   noise: { p: 0.6, sigma: [2, 12] },
   speckle: { p: 0.35, density: [2e-5, 4e-4], blobs: [0, 30], blobRadius: [0.8, 3] },
-  binarise: { p: 0.15, threshold: [0.35, 0.65] },
+  binarise: { p: 0.15, threshold: [0.55, 0.8] },
   jpeg: { p: 0.6, quality: [40, 90], codec: 'dct' },
 } satisfies ScanOptions);
 
