@@ -73,6 +73,24 @@ export function toPreparedPoint(t: PageTransform, x: number, y: number): [number
 }
 
 /**
+ * Carries a label image (one class index per pixel) of the decoded page into
+ * the prepared page, by nearest neighbour so class indices never blend: the
+ * training labels then line up with exactly what recognition sees.
+ */
+export function transformLabels(labels: GrayImage, t: PageTransform): GrayImage {
+  const out = new Uint8Array(t.width * t.height);
+  for (let y = 0; y < t.height; y++) {
+    for (let x = 0; x < t.width; x++) {
+      const [sx, sy] = toSourcePoint(t, x + 0.5, y + 0.5);
+      const ix = Math.floor(sx);
+      const iy = Math.floor(sy);
+      if (ix >= 0 && iy >= 0 && ix < labels.width && iy < labels.height) out[y * t.width + x] = labels.data[iy * labels.width + ix]!;
+    }
+  }
+  return { width: t.width, height: t.height, data: out };
+}
+
+/**
  * Rotates by −skew and scales in one resampling. Strong reductions are area
  * averaged first, since bilinear sampling alone would drop thin lines.
  */

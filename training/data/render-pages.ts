@@ -134,7 +134,7 @@ async function renderWith(score: Score, options: RenderOptions, adjustPageHeight
     const labelled = labelSvg(svg);
     const measureCount = labelled.elements.filter((e) => e.kind === 'measure').length;
     const page = toPixels(labelled, options, (id) => tk.getElementAttr(id) as Record<string, string>, staffOf, firstMeasure);
-    const image = rasterise(svg, page.zoom, false);
+    const image = rasterise(labelled.imageSvg, page.zoom, false);
     const mask = rasterise(labelled.maskSvg, page.zoom, true);
     const truth = excerpt(score, { measures: [firstMeasure, Math.min(firstMeasure + measureCount, score.parts[0]!.measures.length)] });
     pages.push({ image, mask, labels: page.labels, truth });

@@ -44,6 +44,8 @@ export interface SvgLabels {
   elements: SvgElement[];
   /** The SVG recoloured for the class mask. */
   maskSvg: string;
+  /** The SVG as engraved, for the page image. */
+  imageSvg: string;
 }
 
 /** Element kinds whose boxes are kept as symbols. */
@@ -67,6 +69,10 @@ export function labelSvg(svg: string): SvgLabels {
     margin.x = Number(t[1]);
     margin.y = Number(t[2]);
   }
+  // Verovio puts its bounding-box groups even inside <tspan>, which is not valid SVG and makes
+  // renderers drop the text; the page image is rendered from a copy without them.
+  const clean = structuredClone(root);
+  stripBoundingBoxes(clean, false);
   const staves: SvgStaff[] = [];
   const elements: SvgElement[] = [];
   let systemIndex = -1;
@@ -117,7 +123,7 @@ export function labelSvg(svg: string): SvgLabels {
     if (parts.length) e.bbox = parts.map((s) => s.bbox).reduce(union);
   }
   // The mask shows shapes only: drop the invisible bounding boxes and the stylesheet's currentColor rule.
-  stripBoundingBoxes(root);
+  stripBoundingBoxes(root, true);
   return {
     outerWidth: parseFloat(root.attrs.width ?? '0'),
     outerHeight: parseFloat(root.attrs.height ?? '0'),
@@ -126,6 +132,7 @@ export function labelSvg(svg: string): SvgLabels {
     staves,
     elements,
     maskSvg: serialise(root),
+    imageSvg: serialise(clean),
   };
 }
 
@@ -167,9 +174,9 @@ function colour(el: XmlElement, classes: string[]): void {
   if (el.attrs.fill === 'transparent') el.attrs.style = 'fill:none;stroke:none';
 }
 
-function stripBoundingBoxes(el: XmlElement): void {
-  el.children = el.children.filter((c) => !(c.attrs.class ?? '').includes('bounding-box') && c.name !== 'style');
-  for (const c of el.children) stripBoundingBoxes(c);
+function stripBoundingBoxes(el: XmlElement, andStyle: boolean): void {
+  el.children = el.children.filter((c) => !(c.attrs.class ?? '').includes('bounding-box') && !(andStyle && c.name === 'style'));
+  for (const c of el.children) stripBoundingBoxes(c, andStyle);
 }
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
