@@ -1,0 +1,96 @@
+/**
+ * Symbol segmentation: the ONNX model (models/symbols.onnx) labels every
+ * pixel of a prepared page with a symbol class (symbol-classes: staff line,
+ * stem, beam, notehead kinds, rests, accidentals, clefs …) at half resolution.
+ *
+ * It runs through onnxruntime-web's WebAssembly backend, the same code in
+ * Node and in browsers. Only bands around detected staves are processed:
+ * margins and blank paper cost nothing.
+ */
+import * as ort from 'onnxruntime-web';
+import { env, loadAsset } from '../env.js';
+import type { GrayImage } from '../image/gray.js';
+import type { Staff } from '../staves/detect-staves.js';
+
+export const SYMBOL_MODEL_FILE = 'symbols.onnx';
+
+/** Class index per pixel at half the prepared page's resolution (0 = background). */
+export interface ClassMap {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+let session: Promise<ort.InferenceSession> | undefined;
+
+function symbolModel(): Promise<ort.InferenceSession> {
+  session ??= (async () => {
+    ort.env.wasm.numThreads = env.threads;
+    if (env.wasmBase) ort.env.wasm.wasmPaths = env.wasmBase;
+    const bytes = await loadAsset(env.modelBase, SYMBOL_MODEL_FILE);
+    return ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+  })();
+  return session;
+}
+
+/** The model sees inputs whose sides are multiples of 16 (four poolings of its U-Net). */
+const MULTIPLE = 16;
+
+/**
+ * Segments the bands of the page that hold staves (each staff with room for
+ * ledger lines, lyrics and dynamics around it) and returns one class map for
+ * the whole page; everything outside the bands is background.
+ */
+export async function segmentSymbols(page: GrayImage, staves: readonly Staff[]): Promise<ClassMap> {
+  const model = await symbolModel();
+  const map: ClassMap = { width: Math.ceil(page.width / 2), height: Math.ceil(page.height / 2), data: new Uint8Array(Math.ceil(page.width / 2) * Math.ceil(page.height / 2)) };
+  for (const [y0, y1] of staffBands(page, staves)) {
+    const height = Math.ceil((y1 - y0) / MULTIPLE) * MULTIPLE;
+    const width = Math.ceil(page.width / MULTIPLE) * MULTIPLE;
+    const input = new Float32Array(width * height).fill(1);
+    for (let y = 0; y < height && y0 + y < page.height; y++) {
+      const row = (y0 + y) * page.width;
+      for (let x = 0; x < page.width; x++) input[y * width + x] = page.data[row + x]! / 255;
+    }
+    const output = await model.run({ image: new ort.Tensor('float32', input, [1, 1, height, width]) });
+    const logits = output.logits!.data as Float32Array;
+    const [, classes, h2, w2] = output.logits!.dims as [number, number, number, number];
+    const plane = h2 * w2;
+    for (let y = 0; y < h2; y++) {
+      const my = y0 / 2 + y;
+      if (my >= map.height) break;
+      for (let x = 0; x < Math.min(w2, map.width); x++) {
+        let best = 0;
+        let bestValue = logits[y * w2 + x]!;
+        for (let c = 1; c < classes; c++) {
+          const v = logits[c * plane + y * w2 + x]!;
+          if (v > bestValue) {
+            bestValue = v;
+            best = c;
+          }
+        }
+        if (best) map.data[my * map.width + x] = best;
+      }
+    }
+  }
+  return map;
+}
+
+/** Vertical bands (even-aligned, merged where they overlap) covering every staff and its surroundings. */
+function staffBands(page: GrayImage, staves: readonly Staff[]): [number, number][] {
+  const bands: [number, number][] = staves
+    .map((s) => {
+      const top = Math.min(...s.lines[0]!);
+      const bottom = Math.max(...s.lines[4]!);
+      const margin = s.space * 6;
+      return [Math.max(0, Math.floor((top - margin) / 2) * 2), Math.min(page.height, Math.ceil(bottom + margin))] as [number, number];
+    })
+    .sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const band of bands) {
+    const last = merged[merged.length - 1];
+    if (last && band[0] <= last[1]) last[1] = Math.max(last[1], band[1]);
+    else merged.push([...band]);
+  }
+  return merged;
+}
