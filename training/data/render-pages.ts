@@ -79,6 +79,9 @@ export interface RenderedPage {
   truth: Score;
 }
 
+/** Largest page image drawn, in pixels (an A4 page at 30 px per staff space is about 12 million). */
+const MAX_PAGE_PIXELS = 16_000_000;
+
 const MEANINGFUL = new Set(['note', 'rest', 'mRest', 'multiRest', 'clef', 'keySig', 'meterSig', 'accid', 'dots', 'barLine', 'beam']);
 
 let toolkit: Promise<VerovioToolkit> | undefined;
@@ -157,7 +160,10 @@ function toPixels(
 ): { labels: PageLabels; zoom: number } {
   const unitsPerPx = svg.viewBox.width / svg.outerWidth;
   const spaceUnits = median(svg.staves.map((s) => (s.lines[4]! - s.lines[0]!) / 4)) || 180;
-  const zoom = (options.staffSpacePx * unitsPerPx) / spaceUnits;
+  // Large ensembles on tall paper at a big staff size would make pages of hundreds of megapixels;
+  // such pages are drawn at the largest staff size that stays within MAX_PAGE_PIXELS.
+  const wanted = (options.staffSpacePx * unitsPerPx) / spaceUnits;
+  const zoom = Math.min(wanted, Math.sqrt(MAX_PAGE_PIXELS / (svg.outerWidth * svg.outerHeight)));
   const k = zoom / unitsPerPx;
   const px = (x: number, y: number) => [(x + svg.margin.x) * k, (y + svg.margin.y) * k] as const;
   const box = (b: Box): Box => {
@@ -212,7 +218,7 @@ function toPixels(
   const labels: PageLabels = {
     width: Math.round(svg.outerWidth * zoom),
     height: Math.round(svg.outerHeight * zoom),
-    staffSpace: options.staffSpacePx,
+    staffSpace: (spaceUnits / unitsPerPx) * zoom,
     font: options.font,
     classes: SYMBOL_CLASSES,
     systems,
