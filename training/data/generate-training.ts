@@ -4,10 +4,12 @@
  *   npm run data:train -- --count 2000 --seed 1 --out .data/train
  *
  * Each sample is a pure function of (seed, sample index): regenerating with
- * the same arguments gives the same pages. Sources alternate between excerpts
- * of corpus pieces (never a dev piece: see dev-split.ts) and the seeded
- * random-music generator; engraving options (font, page size, staff size)
- * and the condition (clean, scan, photo) are drawn per sample.
+ * the same arguments gives the same pages. Sources are drawn per sample: the
+ * seeded random-music generator (45 %), an excerpt of a MusicXML corpus
+ * piece (40 %) or of a Humdrum piece of the Polish corpus, read through
+ * Verovio's Humdrum build and the MEI reader (15 %; see humdrum.ts) —
+ * never a dev piece (see dev-split.ts). Engraving options (font, page size,
+ * staff size) and the condition (clean, scan, photo) are drawn per sample.
  *
  * Per page it writes `<name>.png` (the image), `<name>.mask.png` (pixel
  * classes, see symbol-classes.ts), `<name>.json` (labels) and
@@ -23,6 +25,7 @@ import type { Box, Score } from '../../src/score/model.js';
 import { degradePhoto, degradeScan, warpMask, type Geometry } from './degrade.js';
 import { isDevPiece } from './dev-split.js';
 import { excerpt } from './excerpt.js';
+import { readHumdrum } from './humdrum.js';
 import { createRng, type Rng } from './prng.js';
 import { generateRandomScore } from './random-score.js';
 import { renderPages, VEROVIO_FONTS, type PageLabels, type RenderOptions } from './render-pages.js';
@@ -33,7 +36,8 @@ const CORPUS = resolve(ROOT, '../shared/corpus');
 export type Condition = 'clean' | 'scan' | 'photo';
 
 export interface SampleSource {
-  kind: 'corpus' | 'random';
+  /** `corpus`: MusicXML (lieder, orchestral); `humdrum`: the Polish corpus (CC BY 4.0); `random`: generated. */
+  kind: 'corpus' | 'humdrum' | 'random';
   file?: string;
   seed: number;
   measures?: [number, number];
@@ -60,11 +64,54 @@ export function trainingCorpusFiles(): string[] {
   );
 }
 
-function pickSource(rng: Rng, files: string[]): { score: Score; source: SampleSource } {
+/** Training Humdrum files: the Polish corpus (none of it is in the dev set, but the split decides). */
+export function trainingHumdrumFiles(): string[] {
+  return readdirSync(join(CORPUS, 'polish'))
+    .filter((f) => f.endsWith('.krn'))
+    .sort()
+    .map((f) => `polish/${f}`)
+    .filter((f) => !isDevPiece(f));
+}
+
+/** The corpus files a sample is drawn from, by kind. */
+export interface TrainingFiles {
+  musicXml: string[];
+  humdrum: string[];
+}
+
+export const SOURCE_WEIGHTS: readonly (readonly [SampleSource['kind'], number])[] = [
+  ['random', 0.45],
+  ['corpus', 0.4],
+  ['humdrum', 0.15],
+];
+
+/** Humdrum files Verovio or the MEI reader cannot read are few; a sample tries a few others before giving up. */
+const HUMDRUM_ATTEMPTS = 5;
+
+async function pickSource(rng: Rng, files: TrainingFiles): Promise<{ score: Score; source: SampleSource }> {
   const seed = rng.int(0, 2 ** 31 - 1);
-  if (rng.chance(0.5)) return { score: generateRandomScore(seed), source: { kind: 'random', seed } };
-  const file = rng.pick(files);
-  const full = readMusicXml(new Uint8Array(readFileSync(join(CORPUS, file))));
+  const kind = rng.weighted(SOURCE_WEIGHTS);
+  if (kind === 'corpus') {
+    const file = rng.pick(files.musicXml);
+    return excerptOf(rng, readMusicXml(new Uint8Array(readFileSync(join(CORPUS, file)))), { kind, file, seed });
+  }
+  if (kind === 'humdrum' && files.humdrum.length) {
+    for (let attempt = 0; attempt < HUMDRUM_ATTEMPTS; attempt++) {
+      const file = rng.pick(files.humdrum);
+      let full: Score;
+      try {
+        full = await readHumdrum(readFileSync(join(CORPUS, file), 'utf8'));
+      } catch {
+        continue;
+      }
+      if (full.parts[0]?.measures.length) return excerptOf(rng, full, { kind, file, seed });
+    }
+  }
+  return { score: generateRandomScore(seed), source: { kind: 'random', seed } };
+}
+
+/** A stretch of measures of a corpus piece, now and then of one part only. */
+function excerptOf(rng: Rng, full: Score, source: SampleSource): { score: Score; source: SampleSource } {
   const total = full.parts[0]!.measures.length;
   const orchestral = full.parts.length > 6;
   const length = Math.min(total, orchestral ? rng.int(3, 10) : rng.int(6, 24));
@@ -72,7 +119,7 @@ function pickSource(rng: Rng, files: string[]): { score: Score; source: SampleSo
   // Now and then a single part alone, as printed in instrumental parts.
   const parts = full.parts.length > 1 && rng.chance(0.2) ? [rng.int(0, full.parts.length - 1)] : undefined;
   const score = excerpt(full, { measures: [from, from + length], ...(parts && { parts }) });
-  return { score, source: { kind: 'corpus', file, seed, measures: [from, from + length], ...(parts && { parts }) } };
+  return { score, source: { ...source, measures: [from, from + length], ...(parts && { parts }) } };
 }
 
 function pickRender(rng: Rng, score: Score): RenderOptions {
@@ -112,9 +159,9 @@ function moveLabels(labels: PageLabels, geometry: Geometry | undefined): { label
   };
 }
 
-export async function generateSample(seed: number, index: number, files: string[], out: string): Promise<number> {
+export async function generateSample(seed: number, index: number, files: TrainingFiles, out: string): Promise<number> {
   const rng = createRng(seed * 1_000_003 + index);
-  const { score, source } = pickSource(rng, files);
+  const { score, source } = await pickSource(rng, files);
   const render = pickRender(rng, score);
   const pages = await renderPages(score, render);
   // Long excerpts spill over several pages; the first two are plenty per sample.
@@ -149,7 +196,7 @@ async function main(): Promise<void> {
   const start = Number(values.start);
   const out = resolve(values.out);
   mkdirSync(out, { recursive: true });
-  const files = trainingCorpusFiles();
+  const files: TrainingFiles = { musicXml: trainingCorpusFiles(), humdrum: trainingHumdrumFiles() };
   const started = performance.now();
   let pages = 0;
   for (let i = start; i < start + count; i++) {

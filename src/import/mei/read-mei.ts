@@ -24,19 +24,27 @@
  *   number voices 5–8 on the left hand).
  * - Durations are exact: `dur` (`maxima` … `1024`) with `dots` give the
  *   notated type; the time a note takes is `dur.ges`/`dots.ges` when given
- *   (Humdrum rhythm that the notation cannot show), times every enclosing
- *   `tuplet` (`num`:`numbase`) and a note's own `num`/`numbase`. `fTrem`
- *   halves its two notes' time (a 2:1 ratio, as MusicXML writes tremolos).
+ *   (Humdrum rhythm that the notation cannot show; `…p` with a staff's
+ *   `ppq`), times every enclosing `tuplet` (`num`:`numbase`) and a note's
+ *   own `num`/`numbase`.
  * - `note`, `chord` (notes lowest first), `rest`, `mRest` (a whole-measure
- *   rest lasting as long as the measure's other voices, or the meter),
- *   `multiRest` (this measure and `num − 1` synthesised ones, the first
- *   carrying `multiRest`, as the MusicXML reader does), `space`/`mSpace`
- *   (hidden rests), grace notes (`grace`, `graceGrp`; `acc` is slashed), cue
- *   notes, stems, noteheads, `artic`, fermatas, `beam` (values on every
- *   level from the notes' types), `bTrem` (its note), `mRpt`/`beatRpt`/
- *   `halfmRpt` (the repeated notes written out; a hidden rest where the
- *   repeated span cannot be found), `clef`/`keySig`/`meterSig` inside a layer.
- *   Invisible notes and chords (`visible="false"`) become hidden rests.
+ *   rest lasting as long as the measure's other voices, or the meter; after
+ *   other events in its layer, the rest of the measure), `multiRest` (this
+ *   measure and `num − 1` synthesised ones, the first carrying `multiRest`,
+ *   as the MusicXML reader does), `space`/`mSpace` (hidden rests), grace
+ *   notes (`grace`, `graceGrp`; `acc` is slashed), cue notes, stems,
+ *   noteheads, `artic`, fermatas, `beam` (values on every level from the
+ *   notes' types), `clef`/`keySig`/`meterSig` inside a layer (a key or meter
+ *   met mid-measure shows on the next measure).
+ * - What the model has no symbol for is written out as the notes it stands
+ *   for: `bTrem`/`fTrem` as repeated or alternating notes of `unitdur` (when
+ *   it divides the length; otherwise one note, or two at a 2:1 ratio as
+ *   MusicXML writes tremolos), `mRpt`/`halfmRpt`/`beatRpt` as copies of the
+ *   repeated notes (a hidden rest where the repeated span cannot be found).
+ *   Invisible notes and chords (`visible="false"`) become hidden rests;
+ *   Verovio's `no-attack` notes (tie continuations it could not draw) are
+ *   tie stops; notes with a staff position (`loc`) but no pitch take the
+ *   pitch of that position under the clef.
  * - Lyrics: `verse` (`n`) / `syl` (`wordpos` i/m/t → begin/middle/end;
  *   `con="u"` → a melisma line; several `syl`s elided with ‿).
  * - Control events: `tie` (`startid`/`endid`, besides the `tie` attribute
@@ -58,7 +66,10 @@
  *
  * Anything else (slurs, hairpins, harmony, figured bass, ornaments, custos,
  * layout elements, `app` readings other than the first) is skipped. Every
- * failure is an `OmrError` with code `INVALID_ARGUMENT` naming the measure.
+ * failure is an `OmrError` with code `INVALID_ARGUMENT`, naming the measure
+ * for malformed content (a note without a duration or a pitch). An attribute
+ * written twice on one element (Verovio's Humdrum converter does that now and
+ * then) is read with its first value rather than refused as ill-formed.
  */
 import { OmrError } from '../../errors.js';
 import { add, compare, frac, mul, sub, ZERO, type Fraction } from '../../score/fraction.js';
@@ -91,7 +102,7 @@ import type {
   VoiceEvent,
 } from '../../score/model.js';
 import { isStep, keyAlter, midiNumber, STEPS } from '../../score/pitch.js';
-import { notatedDuration, placedNotes, timeSignatureLength } from '../../score/timeline.js';
+import { notatedDuration, placedNotes, timeSignatureLength, voiceLength } from '../../score/timeline.js';
 import { decodeXmlText, DEFAULT_XML_LIMITS, parseXml, type XmlElement } from '../xml-tree.js';
 
 const CODE = 'INVALID_ARGUMENT';
@@ -106,6 +117,8 @@ const MAX_TUPLET = 1000;
 const MAX_MULTI_REST = 10_000;
 /** Highest verse number kept. */
 const MAX_VERSES = 100;
+/** Most measures in a score, multi-measure rests written out included (real scores have a few thousand). */
+const MAX_MEASURES = 100_000;
 
 const DURATIONS: Record<string, DurationType> = {
   maxima: 'maxima',
@@ -176,7 +189,7 @@ const SHARP_ORDER: readonly Step[] = ['F', 'C', 'G', 'D', 'A', 'E', 'B'];
 const DEFAULT_CLEF_LINE: Record<string, number> = { G: 2, F: 4, C: 3, percussion: 3, TAB: 5 };
 
 /** Editorial wrappers whose content is read as if they were not there. */
-const TRANSPARENT = new Set(['supplied', 'add', 'corr', 'reg', 'orig', 'sic', 'unclear', 'restore', 'damage', 'expan', 'abbr', 'ligature', 'bTrem', 'subst', 'handShift']);
+const TRANSPARENT = new Set(['supplied', 'add', 'corr', 'reg', 'orig', 'sic', 'unclear', 'restore', 'damage', 'expan', 'abbr', 'ligature', 'subst', 'handShift']);
 
 /** Reads an MEI document (text or bytes) into a score. */
 export function readMei(input: string | Uint8Array): Score {
@@ -305,6 +318,10 @@ function toFraction(x: number): Fraction {
   return frac(sign * h1, k1);
 }
 
+function neg(a: Fraction): Fraction {
+  return sub(ZERO, a);
+}
+
 function fmax(a: Fraction, b: Fraction): Fraction {
   return compare(a, b) >= 0 ? a : b;
 }
@@ -396,7 +413,7 @@ interface MeasureRead {
   multiRests: Map<number, number>;
   pending: PendingPitch[];
   chords: NoteEvent[];
-  /** Time of each layer's end, per part (hidden whole-measure rests count as nothing). */
+  /** The longest layer read so far (whole-measure rests count as nothing until their length is set). */
   length: Fraction;
 }
 
@@ -440,7 +457,8 @@ class MeiReader {
     const bpm = Number(scoreDef.attrs['midi.bpm']);
     if (Number.isFinite(bpm) && bpm > 0 && bpm <= 10_000) this.pendingTempo = bpm;
     const grp = first(scoreDef, 'staffGrp');
-    if (grp) this.readStaffGrp(grp, defaults, true);
+    if (grp && isGrandStaff(grp)) this.addPart(all(grp, 'staffDef'), grp, defaults);
+    else if (grp) this.readStaffGrp(grp, defaults, true);
     else for (const def of all(scoreDef, 'staffDef')) this.addPart([def], undefined, defaults);
   }
 
@@ -472,10 +490,14 @@ class MeiReader {
     const instrDef = first(labelled, 'instrDef') ?? defs.map((d) => first(d, 'instrDef')).find(Boolean);
     const programNumber = int(instrDef?.attrs['midi.instrnum']);
     const program = programNumber !== undefined && programNumber >= 0 && programNumber <= 127 ? programNumber : undefined;
-    const percussion = instrDef?.attrs['midi.channel'] === '9' || instrDef?.attrs['midi.channel'] === '10';
+    // MEI counts MIDI channels from 0: channel 10, the drums, is 9.
+    const percussion = instrDef?.attrs['midi.channel'] === '9';
+    // A name that clearly names an instrument wins over `instrDef` (Verovio's Humdrum import gives
+    // altos a recorder); otherwise the program picks the instrument.
     const match = name ? matchInstrumentName(name) : undefined;
+    const named = match && match.confidence !== 'low' ? match.instrument : undefined;
     const instrument =
-      (match && match.confidence !== 'low' ? match.instrument : undefined) ??
+      named ??
       (program !== undefined || percussion ? instrumentForProgram(program ?? 0, { percussion }) : undefined) ??
       match?.instrument ??
       instrumentForProgram(0);
@@ -483,7 +505,7 @@ class MeiReader {
       id: `P${index + 1}`,
       name,
       instrumentId: instrument.id,
-      midiProgram: program ?? instrument.midiProgram,
+      midiProgram: named ? instrument.midiProgram : (program ?? instrument.midiProgram),
       staves: defs.length,
       measures: [],
     };
@@ -683,6 +705,9 @@ class MeiReader {
     if (count < 2) return;
     for (const [p, n] of read.multiRests) if (n >= 2) read.measures[p]!.multiRest = n;
     const base = int(number);
+    if (this.measureCount + count - 1 > MAX_MEASURES) {
+      throw new OmrError(CODE, `${read.where}: the score would have more than ${MAX_MEASURES} measures with its multi-measure rests written out.`);
+    }
     for (let k = 1; k < count; k++) {
       for (const state of this.parts) {
         const measure: Measure = {
@@ -756,11 +781,14 @@ class MeiReader {
           if (!hidden) markTuplet(walk.events.slice(start));
           break;
         }
+        case 'bTrem':
         case 'fTrem': {
+          const start = walk.events.length;
           const saved = walk.ratio;
-          walk.ratio = ratio(saved.num * 2, saved.numbase, read.where);
+          if (el.name === 'fTrem') walk.ratio = ratio(saved.num * 2, saved.numbase, read.where);
           this.walkLayer(el.children, walk, read);
           walk.ratio = saved;
+          this.writeOutTremolo(el, walk, read, start);
           break;
         }
         case 'graceGrp': {
@@ -842,7 +870,8 @@ class MeiReader {
     const tuplet = r.num === 1 && r.numbase === 1 ? undefined : { actual: r.num, normal: r.numbase };
     if (gesText !== undefined) {
       const ppqMatch = /^(\d+)p$/.exec(gesText.trim());
-      if (ppqMatch && walk.staff.ppq) return mul(frac(Number(ppqMatch[1]), walk.staff.ppq), tuplet ? frac(tuplet.normal, tuplet.actual) : frac(1));
+      // Pulses per quarter are the time itself, tuplets included.
+      if (ppqMatch && walk.staff.ppq) return frac(Number(ppqMatch[1]), walk.staff.ppq);
       const gesType = readType(gesText);
       if (gesType) return notatedDuration(gesType, gesDots, tuplet);
     }
@@ -852,7 +881,7 @@ class MeiReader {
   }
 
   private addRest(el: XmlElement, walk: LayerWalk, read: MeasureRead): void {
-    const type = readType(el.attrs.dur);
+    const type = readType(el.attrs.dur) ?? readType(el.attrs['dur.ges']);
     const duration = this.duration(el, walk, read.where, true)!;
     const event: RestEvent = { kind: 'rest', duration, dots: readDots(el, 'dots', read.where), staff: walk.staff.staffInPart };
     if (type) event.type = type;
@@ -875,7 +904,7 @@ class MeiReader {
     if (noteEls.length > MAX_CHORD_NOTES) throw new OmrError(CODE, `${where}: a chord has more than ${MAX_CHORD_NOTES} notes.`);
     const visibleEls = host.attrs.visible === 'false' ? [] : noteEls.filter((n) => n.attrs.visible !== 'false');
     const typeSource = host.attrs.dur !== undefined ? host : (noteEls.find((n) => n.attrs.dur !== undefined) ?? host);
-    let type = readType(typeSource.attrs.dur);
+    let type = readType(typeSource.attrs.dur) ?? readType(typeSource.attrs['dur.ges']);
     if (!type) {
       if (grace) type = 'eighth';
       else if (!noteEls.length) return;
@@ -959,6 +988,11 @@ class MeiReader {
     }
 
     const tie = (el.attrs.tie ?? host.attrs.tie ?? '').trim();
+    // Verovio marks the continuation of a tie it could not draw as a note without attack.
+    if (/\bno-attack\b/.test(el.attrs.type ?? host.attrs.type ?? '')) {
+      note.tieStop = true;
+      pending.tiedFrom = true;
+    }
     if (tie === 'i' || tie === 'm') note.tieStart = true;
     if (tie === 't' || tie === 'm') {
       note.tieStop = true;
@@ -1029,18 +1063,28 @@ class MeiReader {
       const compound = meter !== undefined && meter.count % 3 === 0 && meter.count > 3 && unit >= 8;
       span = frac(4 * (compound ? 3 : 1), unit);
     }
-    const from = sub(walk.cursor, span);
+    let from = sub(walk.cursor, span);
+    // In a measure shorter than the meter (split by invisible barlines) the repeat repeats all there is.
+    if (compare(from, ZERO) < 0 && walk.cursor.n > 0) {
+      from = ZERO;
+      span = walk.cursor;
+    }
+    // At the start of a measure the repeated span ends the previous measure.
+    const previous = walk.cursor.n === 0 ? (walk.part.part.measures[read.index - 1]?.voices.find((v) => v.id === walk.voiceId)?.events ?? []) : [];
+    const history = [...previous, ...walk.events];
+    let t = neg(voiceLength(previous));
+    if (compare(from, t) < 0) {
+      from = t;
+      span = sub(walk.cursor, t);
+    }
     const copy: VoiceEvent[] = [];
-    if (compare(from, ZERO) >= 0) {
-      let t = ZERO;
-      for (const event of walk.events) {
-        if (compare(t, from) >= 0 && compare(t, walk.cursor) < 0) copy.push(event);
-        else if (compare(t, from) < 0 && compare(add(t, event.duration), from) > 0) {
-          copy.length = 0;
-          break;
-        }
-        t = add(t, event.duration);
+    for (const event of history) {
+      if (compare(t, from) >= 0 && compare(t, walk.cursor) < 0) copy.push(event);
+      else if (compare(t, from) < 0 && compare(add(t, event.duration), from) > 0) {
+        copy.length = 0;
+        break;
       }
+      t = add(t, event.duration);
     }
     if (copy.length && copy[0] && compare(copy.reduce((s, e) => add(s, e.duration), ZERO), span) === 0) {
       for (const event of copy) this.pushCopy(walk, event, read);
@@ -1048,6 +1092,79 @@ class MeiReader {
       walk.events.push({ kind: 'rest', duration: span, dots: 0, staff: staff.staffInPart, hidden: true });
       walk.cursor = add(walk.cursor, span);
     }
+  }
+
+  /**
+   * A tremolo written out as the notes it stands for: a `bTrem` repeats its
+   * note or chord, an `fTrem` alternates its two, in notes of `unitdur` (or
+   * of as many beams as the `fTrem` has). Where the unit does not divide the
+   * length, the tremolo stays one note (`bTrem`) or two at half their value.
+   */
+  private writeOutTremolo(el: XmlElement, walk: LayerWalk, read: MeasureRead, start: number): void {
+    const made = walk.events.slice(start);
+    const notes = made.filter((e): e is NoteEvent => e.kind === 'note' && !e.grace);
+    const alternating = el.name === 'fTrem';
+    if (notes.length !== made.length || notes.length !== (alternating ? 2 : 1)) return;
+    const beams = int(el.attrs.beams);
+    const unitType = readType(el.attrs.unitdur) ?? (beams !== undefined ? readType(String(4 * 2 ** beams)) : undefined);
+    if (!unitType) return;
+    // The layer's own tuplet ratio (an fTrem's 2:1 taken out again).
+    const outer = (e: NoteEvent) => {
+      const t = e.tuplet;
+      if (!t) return undefined;
+      const actual = alternating ? t.actual / 2 : t.actual;
+      return actual === t.normal ? undefined : { ...t, actual };
+    };
+    const total = notes.reduce((sum, e) => add(sum, e.duration), ZERO);
+    const tuplet = outer(notes[0]!);
+    const unit = notatedDuration(unitType, 0, tuplet);
+    const count = mul(total, frac(unit.d, unit.n));
+    if (count.d !== 1 || count.n < 2 || count.n > 256 || (alternating && count.n % 2 !== 0)) return;
+    const replaced: NoteEvent[] = [];
+    for (let i = 0; i < count.n; i++) {
+      const source = notes[alternating ? i % 2 : 0]!;
+      const event: NoteEvent = i < notes.length ? source : this.cloneNoteEvent(source, read);
+      event.type = unitType;
+      event.dots = 0;
+      event.duration = unit;
+      const t = outer(source);
+      if (i < notes.length && t) event.tuplet = { ...t };
+      else if (i < notes.length) delete event.tuplet;
+      replaced.push(event);
+    }
+    // Ties and lyrics stay on the first and last notes of the written-out run.
+    for (const [i, event] of replaced.entries()) {
+      if (i > 0) {
+        event.lyrics = i < notes.length ? event.lyrics : [];
+        for (const n of event.notes) delete n.tieStop;
+      }
+      if (i < replaced.length - 1) for (const n of event.notes) delete n.tieStart;
+    }
+    walk.events.splice(start, made.length, ...replaced);
+    let t = ZERO;
+    for (const e of walk.events) t = add(t, e.duration);
+    walk.cursor = t;
+    // Onsets of the written-out notes, for the alteration pass.
+    let onset = sub(walk.cursor, total);
+    for (const event of replaced) {
+      for (const n of event.notes) {
+        const p = read.pending.find((x) => x.note === n);
+        if (p) p.onset = onset;
+      }
+      onset = add(onset, event.duration);
+    }
+    if (BEAM_COUNT[unitType] && walk.beamDepth === 0) assignBeams(replaced);
+  }
+
+  /** A copy of a note event of this measure, its notes' alterations decided with the originals'. */
+  private cloneNoteEvent(event: NoteEvent, read: MeasureRead): NoteEvent {
+    const copy = structuredClone(event);
+    copy.notes.forEach((n, i) => {
+      const original = read.pending.find((p) => p.note === event.notes[i]);
+      if (original) read.pending.push({ ...original, note: n, order: this.order++, tiedFrom: false });
+    });
+    if (copy.notes.length > 1) read.chords.push(copy);
+    return copy;
   }
 
   private pushCopy(walk: LayerWalk, event: VoiceEvent, read: MeasureRead): void {
@@ -1126,7 +1243,12 @@ class MeiReader {
           const type = c.attrs.type ?? '';
           if (/\b(problem|sic)\b/.test(type)) break;
           const dir = this.readDirection(c, read);
-          if (dir) read.measures[dir.part]!.directions.push(dir.direction);
+          if (!dir) break;
+          const list = read.measures[dir.part]!.directions;
+          // Verovio's Humdrum import states a tempo word both as <tempo> and as <dir>: it is printed once.
+          const same = list.find((d) => d.words !== undefined && d.words === dir.direction.words && compare(d.offset, dir.direction.offset) === 0);
+          if (!same) list.push(dir.direction);
+          else if (dir.direction.tempo !== undefined || dir.direction.metronome) Object.assign(same, dir.direction);
           break;
         }
         case 'fermata': {
