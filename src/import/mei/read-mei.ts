@@ -103,20 +103,13 @@ import type {
 } from '../../score/model.js';
 import { isStep, keyAlter, midiNumber, STEPS } from '../../score/pitch.js';
 import { notatedDuration, placedNotes, timeSignatureLength, voiceLength } from '../../score/timeline.js';
+import { MAX_CHORD_NOTES, MAX_DOTS, MAX_MULTI_REST, MAX_VERSES } from '../limits.js';
 import { decodeXmlText, DEFAULT_XML_LIMITS, parseXml, type XmlElement } from '../xml-tree.js';
 
 const CODE = 'INVALID_ARGUMENT';
 
-/** Most dots accepted on one note. */
-const MAX_DOTS = 8;
-/** Most notes in one chord. */
-const MAX_CHORD_NOTES = 64;
 /** Largest tuplet number (and product of nested tuplet numbers) accepted. */
 const MAX_TUPLET = 1000;
-/** Longest multi-measure rest accepted. */
-const MAX_MULTI_REST = 10_000;
-/** Highest verse number kept. */
-const MAX_VERSES = 100;
 /** Most measures in a score, multi-measure rests written out included (real scores have a few thousand). */
 const MAX_MEASURES = 100_000;
 

@@ -32,6 +32,7 @@ import type {
 } from '../../score/model.js';
 import { isStep, midiNumber } from '../../score/pitch.js';
 import { notatedDuration, TYPE_QUARTERS } from '../../score/timeline.js';
+import { MAX_CHORD_NOTES, MAX_DOTS, MAX_MULTI_REST, MAX_VERSES } from '../limits.js';
 import { child, children, childText, type XmlElement } from '../xml-tree.js';
 
 /** What carries over from one measure of a part to the next. */
@@ -48,18 +49,12 @@ export interface PartReadState {
 const MAX_DIVISIONS = 1_000_000;
 /** Longest accepted single duration, in quarter notes (a maxima is 32). */
 const MAX_QUARTERS = 4096;
-/** Most dots accepted on one note; engravers stop at four, and each dot doubles the denominator. */
-const MAX_DOTS = 8;
 /**
  * Most lanes one voice may split into. Real overlaps (a missing `<chord>` or
  * `<backup>`) need two or three; a bound keeps a hostile pile of overlapping
  * notes from making the lane search quadratic.
  */
 const MAX_LANES = 64;
-/** Most notes in one chord; the corpora reach nine. Chord notes are inserted in pitch order, in time quadratic in their number. */
-const MAX_CHORD_NOTES = 64;
-/** Highest verse number kept; lyrics beyond it are dropped. */
-const MAX_VERSES = 100;
 
 const DURATION_TYPES = new Set(Object.keys(TYPE_QUARTERS));
 const ACCIDENTALS = new Set<string>([
@@ -405,7 +400,7 @@ function readAttributes(c: XmlElement, measure: Measure, state: PartReadState, p
     }
   }
   const multiRest = Number(childText(child(c, 'measure-style'), 'multiple-rest'));
-  if (Number.isInteger(multiRest) && multiRest > 1 && multiRest <= 10_000) measure.multiRest = multiRest;
+  if (Number.isInteger(multiRest) && multiRest > 1 && multiRest <= MAX_MULTI_REST) measure.multiRest = multiRest;
 }
 
 function readTime(el: XmlElement | undefined, where: string): TimeSignature | undefined {
