@@ -244,14 +244,20 @@ function extendEnds(staff: Staff, ink: BinaryImage, space: number): void {
   staff.x1 = walk(Math.max(staff.xs[staff.xs.length - 1]!, mid), 1);
 }
 
-/** y of line `line` (0 = top) at x, interpolated between the sample points and extended flat beyond them. */
+/**
+ * y of line `line` (0 = top) at x: interpolated between the sample points, and
+ * continued beyond the end samples along the slope of the last two (a leaning
+ * staff on a photo keeps leaning up to its ends).
+ */
 export function staffLineY(staff: Staff, line: number, x: number): number {
   const { xs } = staff;
   const ys = staff.lines[line]!;
-  if (x <= xs[0]!) return ys[0]!;
-  if (x >= xs[xs.length - 1]!) return ys[ys.length - 1]!;
-  let k = 0;
-  while (xs[k + 1]! < x) k++;
+  const n = xs.length;
+  if (n === 1) return ys[0]!;
+  let k: number;
+  if (x <= xs[0]!) k = 0;
+  else if (x >= xs[n - 1]!) k = n - 2;
+  else for (k = 0; xs[k + 1]! < x; k++);
   const t = (x - xs[k]!) / (xs[k + 1]! - xs[k]!);
   return ys[k]! + (ys[k + 1]! - ys[k]!) * t;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { CANONICAL_STAFF_SPACE, preparePage, toPreparedPoint, toSourcePoint } from '../../src/preparation/prepare-page.js';
 import { detectStaves, staffLineY } from '../../src/staves/detect-staves.js';
+import { groupSystems } from '../../src/staves/systems.js';
 import { degradePhoto, degradeScan } from '../../training/data/degrade.js';
 import { generateRandomScore } from '../../training/data/random-score.js';
 import { renderPages, type RenderedPage } from '../../training/data/render-pages.js';
@@ -21,6 +22,9 @@ function expectStavesMatch(page: RenderedPage, image: Parameters<typeof prepareP
   const unmatched = truth.filter(([x, y]) => !staves.some((s) => x >= s.x0 && x <= s.x1 && Math.abs(staffLineY(s, 0, x) - y) < tolerance));
   expect(unmatched).toEqual([]);
   expect(staves.length).toBe(truth.length);
+  // Systems: as many as engraved, with as many staves each, top to bottom.
+  const systems = groupSystems(staves, prepared.ink);
+  expect(systems.map((s) => s.staves.length)).toEqual(page.labels.systems.map((s) => s.staves.length));
 }
 
 describe('staff detection', () => {
@@ -42,6 +46,15 @@ describe('staff detection', () => {
         expect(Math.abs(x1 - 1300)).toBeLessThan(space / 2);
       });
     }
+  });
+
+  it('groups staves joined at their left edge into one system', () => {
+    const page = blankPage(1400, 2000);
+    const tops = [200, 360, 700, 1100];
+    for (const top of tops) drawLines(page, top, 5, 16, 2, 100, 1300);
+    fillRect(page, 99, 200, 3, 360 + 64 - 200); // joins the first two staves
+    const { prepared, staves } = detect(page);
+    expect(groupSystems(staves, prepared.ink).map((s) => s.staves)).toEqual([[0, 1], [2], [3]]);
   });
 
   it('refuses six-line tablature with UNSUPPORTED_TABLATURE', () => {
