@@ -37,6 +37,8 @@ function main(): void {
   const files = readdirSync(values.in).filter((f) => f.endsWith('.json')).sort();
   const fd = openSync(values.out, 'w');
   let count = 0;
+  const sources: Record<string, number> = {};
+  const conditions: Record<string, number> = {};
   const started = performance.now();
   for (const [n, file] of files.entries()) {
     const labels = JSON.parse(readFileSync(join(values.in, file), 'utf8')) as TrainingLabels;
@@ -46,6 +48,8 @@ function main(): void {
     const mask = transformLabels({ width: maskPng.width, height: maskPng.height, data: maskPng.data }, page.transform);
     const { width, height } = page.gray;
     if (width < size || height < size) continue;
+    sources[labels.source.kind] = (sources[labels.source.kind] ?? 0) + 1;
+    conditions[labels.condition] = (conditions[labels.condition] ?? 0) + 1;
     // Staff centres in prepared pixels: most tiles sit on the music.
     const centres = labels.linePoints.map((lines) => toPreparedPoint(page.transform, ...lines[2]![Math.floor(lines[2]!.length / 2)]!));
     for (let t = 0; t < perPage; t++) {
@@ -72,7 +76,7 @@ function main(): void {
     if ((n + 1) % 50 === 0) console.log(`${n + 1}/${files.length} pages, ${count} tiles, ${((n + 1) / ((performance.now() - started) / 1000)).toFixed(1)} pages/s`);
   }
   closeSync(fd);
-  writeFileSync(`${values.out}.json`, JSON.stringify({ size, count, classes: SYMBOL_CLASSES, pages: files.length }, null, 2));
+  writeFileSync(`${values.out}.json`, JSON.stringify({ size, count, classes: SYMBOL_CLASSES, pages: files.length, sources, conditions }, null, 2));
   console.log(`${count} tiles of ${size}×${size} from ${files.length} pages → ${values.out}`);
 }
 

@@ -154,8 +154,10 @@ def main():
         "classes": meta["classes"],
         "architecture": "U-Net, strided stem, widths 16/32/48/64, batch norm folded at export",
         "parameters": params,
-        "training": {"tiles": int(n), "pages": meta.get("pages"), "seed": args.seed, "minutes": args.minutes, "steps": step, "batch": args.batch, "lr": args.lr, "device": device},
-        "data": "Verovio-engraved pages (Leipzig, Bravura, Leland, Petaluma, Gootville) of OpenScore Lieder (CC0) and Hauptstimme orchestral scores (CC0), minus the dev set; seeded random music; clean, scan- and photo-degraded",
+        "training": {"tiles": int(n), "pages": meta.get("pages"), "sources": meta.get("sources"), "conditions": meta.get("conditions"), "seed": args.seed, "minutes": args.minutes, "steps": step, "batch": args.batch, "lr": args.lr, "device": device},
+        # Sources by kind are in training.sources: corpus = OpenScore Lieder (CC0) and Hauptstimme orchestral scores (CC0)
+        # minus the dev set; humdrum = Polish Music Heritage corpus (CC BY 4.0, attribution required); random = seeded generator.
+        "data": "Verovio-engraved pages (Leipzig, Bravura, Leland, Petaluma, Gootville): corpus = OpenScore Lieder (CC0) and Hauptstimme orchestral scores (CC0) minus the dev set; humdrum = Polish Music Heritage corpus (CC BY 4.0, attribution required); random = seeded random music; clean, scan- and photo-degraded (see training.sources and training.conditions)",
         "validation": metrics,
     }
     with open(os.path.splitext(args.out)[0] + ".card.json", "w") as f:
