@@ -19,7 +19,8 @@ export function toGray(raster: Raster): GrayImage {
   if (channels === 1) return { width, height, data };
   const out = new Uint8Array(width * height);
   for (let i = 0, j = 0; i < out.length; i++, j += channels) {
-    const luma = (data[j]! * 299 + data[j + 1]! * 587 + data[j + 2]! * 114 + 500) / 1000;
+    // Rounded to a whole level here: white must stay 255, not round up past the byte.
+    const luma = Math.floor((data[j]! * 299 + data[j + 1]! * 587 + data[j + 2]! * 114 + 500) / 1000);
     if (channels === 4) {
       const a = data[j + 3]!;
       out[i] = Math.round((luma * a + 255 * (255 - a)) / 255);

@@ -41,9 +41,9 @@ export function otsuThreshold(image: GrayImage): number {
 }
 
 /**
- * The ink threshold of a flattened page. Otsu alone splits heavy ink from paper and loses thin staff
- * lines that blur or low resolution has turned light gray; so anything clearly darker than the paper
- * — beyond its noise — is ink as well, whichever of the two thresholds is higher.
+ * The ink threshold of a flattened page: anything clearly darker than the paper, beyond the paper's
+ * own noise. Otsu alone splits heavy ink from paper and loses thin staff lines that blur or low
+ * resolution has turned light gray.
  */
 export function inkThreshold(image: GrayImage): number {
   const hist = new Uint32Array(256);
@@ -67,8 +67,10 @@ export function inkThreshold(image: GrayImage): number {
     }
   }
   const noise = n ? Math.sqrt(dev / n) : 0;
+  // Not Otsu's split: where ink is scarce and the paper noisy, Otsu falls inside the paper's own
+  // spread and turns half the paper into ink. Otsu only bounds the threshold from below.
   const belowPaper = paper - Math.max(35, 4 * noise);
-  return Math.max(otsuThreshold(image), Math.min(belowPaper, 220));
+  return Math.max(Math.min(otsuThreshold(image), belowPaper), Math.min(belowPaper, 220));
 }
 
 /** Pixels at or below the threshold are ink. */

@@ -19,8 +19,15 @@ export interface StaffMetrics {
   confidence: number;
 }
 
+/**
+ * Shortest horizontal ink run kept for the estimate: staff lines are long, while scanner noise and
+ * JPEG speckle make short runs that would otherwise swamp both histograms on a poor scan.
+ */
+const MIN_HORIZONTAL_RUN = 12;
+
 export function measureStaffMetrics(image: BinaryImage, maxRun = 400): StaffMetrics {
-  const { width, height, data } = image;
+  const { width, height } = image;
+  const data = horizontalRuns(image, MIN_HORIZONTAL_RUN);
   const ink = new Float64Array(maxRun + 1);
   const pair = new Float64Array(2 * maxRun + 1);
   // Every other column is plenty and halves the work.
@@ -67,4 +74,24 @@ function refinePeak(values: Float64Array, peak: number): number {
     weight += values[d]!;
   }
   return weight ? sum / weight : peak;
+}
+
+/** The ink pixels that lie in horizontal runs at least `minRun` long. */
+function horizontalRuns(image: BinaryImage, minRun: number): Uint8Array {
+  const { width, height, data } = image;
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let x = 0;
+    while (x < width) {
+      if (!data[row + x]) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < width && data[row + x]) x++;
+      if (x - start >= minRun) out.fill(1, row + start, row + x);
+    }
+  }
+  return out;
 }
