@@ -96,18 +96,16 @@ export function transformLabels(labels: GrayImage, t: PageTransform): GrayImage 
  */
 function straighten(image: GrayImage, skew: number, scale: number): GrayImage {
   let src = image;
-  let remaining = scale;
   if (scale < 0.75) {
     const w = Math.max(1, Math.round(image.width * scale));
     const h = Math.max(1, Math.round(image.height * scale));
     const r = resizeArea({ width: image.width, height: image.height, channels: 1, data: image.data }, w, h);
     src = { width: r.width, height: r.height, data: r.data };
-    remaining = 1;
     scale = w / image.width;
   }
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
-  if (Math.abs(skew) < 0.01 && remaining === 1 && src.width === width && src.height === height) return src;
+  if (Math.abs(skew) < 0.01 && src.width === width && src.height === height) return src;
   const a = (skew * Math.PI) / 180;
   const cos = Math.cos(a);
   const sin = Math.sin(a);

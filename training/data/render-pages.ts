@@ -16,7 +16,7 @@ import { writeMusicXml } from '../../src/exports/musicxml.js';
 import type { Raster } from '../../src/image/raster.js';
 import type { Box, Score } from '../../src/score/model.js';
 import { excerpt } from './excerpt.js';
-import { labelSvg, type SvgLabels } from './svg-labels.js';
+import { labelSvg, union, type SvgLabels } from './svg-labels.js';
 import { SYMBOL_CLASSES } from './symbol-classes.js';
 
 export const VEROVIO_FONTS = ['Leipzig', 'Bravura', 'Leland', 'Petaluma', 'Gootville'] as const;
@@ -251,12 +251,6 @@ function rasterise(svg: string, zoom: number, mask: boolean): Raster {
     }
   }
   return { width, height, channels: 1, data };
-}
-
-function union(a: Box, b: Box): Box {
-  const x = Math.min(a.x, b.x);
-  const y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }
 
 function median(values: number[]): number {

@@ -136,7 +136,8 @@ export function labelSvg(svg: string): SvgLabels {
   };
 }
 
-function union(a: Box, b: Box): Box {
+/** The smallest box holding both. */
+export function union(a: Box, b: Box): Box {
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
   return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
