@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeThumbnail } from '../../src/exports/thumbnail.js';
 import { resizeArea, type Raster } from '../../src/image/raster.js';
-import { decodePng } from '../support/png-decode.js';
+import { decodePng } from '../../src/input/png.js';
 
 function raster(width: number, height: number, channels: 1 | 3 | 4, pixel: (x: number, y: number) => number[]): Raster {
   const data = new Uint8Array(width * height * channels);

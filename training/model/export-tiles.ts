@@ -15,8 +15,8 @@
 import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { decodePng } from '../../src/input/png.js';
 import { preparePage, toPreparedPoint, transformLabels } from '../../src/preparation/prepare-page.js';
-import { decodePng } from '../../test/support/png-decode.js';
 import type { TrainingLabels } from '../data/generate-training.js';
 import { createRng } from '../data/prng.js';
 import { SYMBOL_CLASSES } from '../data/symbol-classes.js';
