@@ -7,54 +7,9 @@
  * notehead kinds (duration), flag and rest kinds (duration), accidentals and
  * clefs (pitch), time-signature glyphs, and the lines everything hangs on.
  */
-export const SYMBOL_CLASSES = [
-  'background',
-  'staffLine',
-  'ledgerLine',
-  'barline',
-  'stem',
-  'beam',
-  'noteheadBlack',
-  'noteheadHalf',
-  'noteheadWhole',
-  'flag8',
-  'flag16',
-  'flag32',
-  'flag64',
-  'restWhole',
-  'restHalf',
-  'restQuarter',
-  'rest8',
-  'rest16',
-  'rest32',
-  'rest64',
-  'restMulti',
-  'augmentationDot',
-  'sharp',
-  'flat',
-  'natural',
-  'doubleSharp',
-  'doubleFlat',
-  'clefG',
-  'clefF',
-  'clefC',
-  'clefOther',
-  'timeDigit',
-  'timeCommon',
-  'tieSlur',
-  'tuplet',
-  'text',
-  'dynamics',
-  'articulation',
-  'braceBracket',
-  'repeatDot',
-] as const;
+import { CLASS_INDEX, type SymbolClass } from '../../src/symbols/symbol-classes.js';
 
-export type SymbolClass = (typeof SYMBOL_CLASSES)[number];
-
-export const CLASS_INDEX: Readonly<Record<SymbolClass, number>> = Object.fromEntries(
-  SYMBOL_CLASSES.map((c, i) => [c, i]),
-) as Record<SymbolClass, number>;
+export { CLASS_INDEX, SYMBOL_CLASSES, type SymbolClass } from '../../src/symbols/symbol-classes.js';
 
 /** SMuFL code point (upper-case hex) → class, for the glyphs Verovio draws with `<use>`. */
 export function glyphClass(codepoint: string): SymbolClass | undefined {

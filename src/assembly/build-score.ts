@@ -1,0 +1,348 @@
+/**
+ * The systems read from every page, joined into one score.
+ *
+ * Parts come from the fullest system: each staff is a part, except staves a
+ * brace joins, which are one instrument (a piano's grand staff). Systems
+ * with fewer staves (orchestral scores drop resting instruments) are matched
+ * to those slots by their clefs. Clef, key and time carry from system to
+ * system and page to page, so pitches and measure lengths are settled here,
+ * in reading order.
+ */
+import { compare, frac, ZERO, add, type Fraction } from '../score/fraction.js';
+import type { Box, Clef, ClefChange, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, Step, TimeSignature, Voice, VoiceEvent } from '../score/model.js';
+import { diatonicIndex, keyAlter, STEPS } from '../score/pitch.js';
+import { notatedDuration, timeSignatureLength } from '../score/timeline.js';
+import { toSourcePoint, type PageTransform } from '../preparation/prepare-page.js';
+import type { AccidentalKind } from '../symbols/read-symbols.js';
+import { repairVoice, voiceDuration, type TimedItem } from './measure-repair.js';
+import type { StaffReading, SystemReading } from './read-page.js';
+import { restType, strokeType, type StaffItem } from './strokes.js';
+import { inferTimeSignature } from './time-signature.js';
+import { splitVoices } from './voices.js';
+
+interface Slot {
+  part: number;
+  /** 1-based staff within the part. */
+  staff: number;
+}
+
+interface Layout {
+  parts: { staves: number }[];
+  slots: Slot[];
+  /** Opening clef of each slot in the reference system, to match other systems against. */
+  clefs: (Clef | undefined)[];
+}
+
+interface PlacedItem extends TimedItem {
+  source: StaffItem;
+}
+
+interface StaffMeasure {
+  voices: PlacedItem[][];
+}
+
+const DEFAULT_CLEF: Clef = { sign: 'G', line: 2 };
+const NEAR_START_SPACES = 8;
+
+export function buildScore(systems: readonly SystemReading[]): Score {
+  if (!systems.length) return { credits: {}, parts: [], partGroups: [] };
+  const layout = partLayout(systems);
+  const slotsOf = systems.map((s) => matchSlots(s, layout));
+
+  // Pass 1: events in voices with their notated durations, per system, measure and staff slot.
+  const content = systems.map((system, si) =>
+    system.measures.bounds.slice(0, -1).map((left, m) => {
+      const right = system.measures.bounds[m + 1]!;
+      const bySlot = new Map<number, StaffMeasure>();
+      system.staves.forEach((reading, k) => {
+        const inside = reading.items.filter((i) => i.x >= left && i.x < right);
+        const voices = splitVoices(inside, reading.staff, system.space).map((voice) => voice.map(timedItem));
+        bySlot.set(slotsOf[si]![k]!, { voices });
+      });
+      return bySlot;
+    }),
+  );
+
+  // Time signatures: as printed at the start of a system or measure; inferred from the measures where unreadable.
+  const printedTimes = systems.map((system) => system.measures.bounds.slice(0, -1).map((left, m) => timeAt(system, left, system.measures.bounds[m + 1]!)));
+  const lengths = content.flatMap((sys) => sys.flatMap((bySlot) => [...bySlot.values()].flatMap((sm) => (sm.voices[0] ? [voiceDuration(sm.voices[0])] : []))));
+  const inferred = inferTimeSignature(lengths) ?? { beats: 4, beatType: 4 };
+
+  const parts: Part[] = layout.parts.map((p, i) => ({
+    id: `P${i + 1}`,
+    name: p.staves === 2 ? 'Piano' : `Staff ${i + 1}`,
+    instrumentId: 'keyboard.piano',
+    midiProgram: 0,
+    staves: p.staves,
+    measures: [],
+  }));
+  const clefState: Clef[] = layout.slots.map(() => DEFAULT_CLEF);
+  const keyState: number[] = layout.slots.map(() => 0);
+  let time: TimeSignature | undefined;
+  let measureNumber = 1;
+
+  systems.forEach((system, si) => {
+    const slots = slotsOf[si]!;
+    system.measures.bounds.slice(0, -1).forEach((left, m) => {
+      const right = system.measures.bounds[m + 1]!;
+      const printed = printedTimes[si]![m];
+      const first = measureNumber === 1;
+      const newTime = printed ?? (first ? inferred : undefined);
+      const timeChanged = newTime && (!time || newTime.beats !== time.beats || newTime.beatType !== time.beatType || newTime.symbol !== time.symbol);
+      if (newTime) time = newTime;
+      const expected = timeSignatureLength(time ?? inferred);
+      const measures = parts.map((): Measure => ({
+        number: String(measureNumber),
+        clefs: [],
+        voices: [],
+        directions: [],
+        ...(timeChanged ? { time: { ...time! } } : {}),
+        ...(m === 0 && si > 0 ? { systemBreak: true } : {}),
+        ...(m === 0 && si > 0 && system.page !== systems[si - 1]!.page ? { pageBreak: true } : {}),
+        ...(system.measures.left[m] ? { leftBarline: system.measures.left[m] } : {}),
+        ...(system.measures.right[m] ? { rightBarline: system.measures.right[m] } : {}),
+      }));
+      // Keys and clefs, staff by staff, then the notes under them.
+      layout.slots.forEach((slot, s) => {
+        const k = slots.indexOf(s);
+        const reading = k >= 0 ? system.staves[k] : undefined;
+        const measure = measures[slot.part]!;
+        if (reading) {
+          const clefs = reading.signatures.clefs.filter((c) => c.x >= left - system.space * 2 && c.x < right);
+          for (const c of clefs) {
+            const atStart = m === 0 ? c.x < reading.staff.x0 + system.space * NEAR_START_SPACES : false;
+            const changed = !sameClef(c.value, clefState[s]!) || (first && atStart);
+            if (!changed && atStart) continue;
+            if (!atStart && sameClef(c.value, clefState[s]!)) continue;
+            const offset = atStart ? ZERO : onsetAfter(content[si]![m]!.get(s), c.x);
+            measure.clefs.push({ ...c.value, staff: slot.staff, offset });
+            if (atStart || compare(offset, ZERO) === 0) clefState[s] = c.value;
+          }
+          const key = reading.signatures.keys.find((kk) => kk.x >= left - system.space && kk.x < right);
+          if (key && (key.value !== keyState[s] || first)) {
+            keyState[s] = key.value;
+            if (slot.staff === 1) measure.key = { fifths: key.value };
+          } else if (first && slot.staff === 1) measure.key = { fifths: keyState[s]! };
+        } else if (first) {
+          measure.clefs.push({ ...clefState[s]!, staff: slot.staff, offset: ZERO });
+          if (slot.staff === 1) measure.key = { fifths: keyState[s]! };
+        }
+        if (first && !measure.clefs.some((c) => c.staff === slot.staff)) measure.clefs.push({ ...clefState[s]!, staff: slot.staff, offset: ZERO });
+        const staffMeasure = content[si]![m]!.get(s);
+        const voices = staffMeasure?.voices ?? [];
+        if (!voices.length) {
+          measure.voices.push({ id: voiceId(slot, 0), events: [measureRest(expected, slot.staff)] });
+          return;
+        }
+        const marks = reading ? tupletMarks(reading, left, right) : [];
+        voices.forEach((items, v) => {
+          repairVoice(items, expected, marks, system.space);
+          const accidentalState = new Map<number, number>();
+          const events = items.map((item) => toEvent(item, slot.staff, reading!, system, clefAt(reading!, item.x, clefState[s]!), keyState[s]!, accidentalState));
+          measure.voices.push({ id: voiceId(slot, v), events });
+        });
+        // Clef changes later in the measure hold for the next measure.
+        const last = measure.clefs.filter((c) => c.staff === slot.staff).pop();
+        if (last) clefState[s] = { sign: last.sign, line: last.line, ...(last.octaveChange ? { octaveChange: last.octaveChange } : {}) };
+      });
+      measures.forEach((measure, p) => {
+        measure.voices.sort((a, b) => Number(a.id) - Number(b.id));
+        measure.clefs.sort((a, b) => compare(a.offset, b.offset) || a.staff - b.staff);
+        parts[p]!.measures.push(measure);
+      });
+      measureNumber++;
+    });
+  });
+  markPickup(parts, parts[0]?.measures[0]?.time ? timeSignatureLength(parts[0].measures[0].time) : undefined);
+  return { credits: {}, parts, partGroups: [] };
+}
+
+// ---------------------------------------------------------------------------
+// Layout.
+
+/** Parts from the system with the most staves: braced staves are one part, every other staff its own. */
+function partLayout(systems: readonly SystemReading[]): Layout {
+  const reference = systems.reduce((best, s) => (s.staves.length > best.staves.length ? s : best), systems[0]!);
+  const parts: { staves: number }[] = [];
+  const slots: Slot[] = [];
+  for (let k = 0; k < reference.staves.length; ) {
+    const brace = reference.braces.find(([a]) => a === k);
+    const count = brace ? brace[1] - brace[0] + 1 : 1;
+    for (let j = 0; j < count; j++) slots.push({ part: parts.length, staff: j + 1 });
+    parts.push({ staves: count });
+    k += count;
+  }
+  return { parts, slots, clefs: reference.staves.map((r) => openingClef(r)) };
+}
+
+/**
+ * Which slot each staff of a system fills. A full system maps one to one; a
+ * system with fewer staves is matched in order to the slots whose opening
+ * clefs agree best (an alignment that keeps the top-to-bottom order).
+ */
+function matchSlots(system: SystemReading, layout: Layout): number[] {
+  const n = system.staves.length;
+  const m = layout.slots.length;
+  if (n >= m) return system.staves.map((_, k) => Math.min(k, m - 1));
+  const clefs = system.staves.map((r) => openingClef(r));
+  // cost[i][j]: best cost placing the first i staves within the first j slots.
+  const cost = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(Infinity));
+  for (let j = 0; j <= m; j++) cost[0]![j] = 0;
+  for (let i = 1; i <= n; i++) {
+    for (let j = i; j <= m; j++) {
+      const mismatch = sameClef(clefs[i - 1], layout.clefs[j - 1]) ? 0 : 1;
+      cost[i]![j] = Math.min(cost[i]![j - 1]!, cost[i - 1]![j - 1]! + mismatch);
+    }
+  }
+  const result = new Array<number>(n);
+  for (let i = n, j = m; i > 0; j--) {
+    if (cost[i]![j] === cost[i]![j - 1]) continue;
+    result[i - 1] = j - 1;
+    i--;
+  }
+  return result;
+}
+
+function openingClef(reading: StaffReading): Clef | undefined {
+  return reading.signatures.clefs[0]?.value;
+}
+
+function sameClef(a: Clef | undefined, b: Clef | undefined): boolean {
+  return !!a && !!b && a.sign === b.sign && a.line === b.line && (a.octaveChange ?? 0) === (b.octaveChange ?? 0);
+}
+
+function voiceId(slot: Slot, voice: number): string {
+  return String((slot.staff - 1) * 4 + voice + 1);
+}
+
+// ---------------------------------------------------------------------------
+// Time.
+
+function timeAt(system: SystemReading, left: number, right: number): TimeSignature | undefined {
+  for (const reading of system.staves) {
+    const t = reading.times.find((tt) => tt.x >= left - system.space && tt.x < right && tt.value);
+    if (t?.value) return t.value;
+  }
+  return undefined;
+}
+
+function timedItem(item: StaffItem): PlacedItem {
+  const type = item.kind === 'chord' ? strokeType(item) : restType(item);
+  const grace = item.kind === 'chord' && item.grace;
+  return { x: item.x, type, dots: item.dots, isRest: item.kind === 'rest', grace, duration: grace ? ZERO : notatedDuration(type, item.dots), source: item };
+}
+
+function tupletMarks(reading: StaffReading, left: number, right: number): number[] {
+  return reading.tuplets.filter((x) => x >= left && x < right);
+}
+
+/** Onset in the measure of the first event right of x (in any voice); the measure's end if none. */
+function onsetAfter(staffMeasure: StaffMeasure | undefined, x: number): Fraction {
+  let best: Fraction | undefined;
+  for (const voice of staffMeasure?.voices ?? []) {
+    let t = ZERO;
+    for (const item of voice) {
+      if (item.x > x) {
+        if (!best || compare(t, best) < 0) best = t;
+        break;
+      }
+      t = add(t, item.duration);
+    }
+  }
+  return best ?? voiceDuration(staffMeasure?.voices[0] ?? []);
+}
+
+/**
+ * An opening measure shorter than its time signature, followed by a full
+ * one, is a pickup (anacrusis): it does not count, so numbering starts at 0.
+ */
+function markPickup(parts: Part[], expected: Fraction | undefined): void {
+  if (!expected || !parts.length || parts[0]!.measures.length < 2) return;
+  const length = (measure: Measure) => measure.voices.reduce((most, v) => (compare(voiceDuration(v.events), most) > 0 ? voiceDuration(v.events) : most), ZERO);
+  const short = parts.every((p) => compare(length(p.measures[0]!), expected) < 0 && compare(length(p.measures[0]!), ZERO) > 0);
+  const fullNext = parts.some((p) => compare(length(p.measures[1]!), expected) === 0);
+  if (!short || !fullNext) return;
+  for (const part of parts) {
+    part.measures[0]!.implicit = true;
+    part.measures.forEach((measure, i) => (measure.number = String(i)));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Events.
+
+function measureRest(expected: Fraction, staff: number): RestEvent {
+  return { kind: 'rest', duration: expected, dots: 0, staff, measureRest: true };
+}
+
+/** The clef in force at x: the last one printed on this staff before it, or the one carried in. */
+function clefAt(reading: StaffReading, x: number, current: Clef): Clef {
+  let clef = current;
+  for (const c of reading.signatures.clefs) if (c.x < x) clef = c.value;
+  return clef;
+}
+
+const ALTER: Record<AccidentalKind, number> = { sharp: 1, flat: -1, natural: 0, 'double-sharp': 2, 'flat-flat': -2 };
+
+function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system: SystemReading, clef: Clef, fifths: number, accidentals: Map<number, number>): VoiceEvent {
+  const source = item.source;
+  const evidence = evidenceOf(system.page, system.transform, source, source.confidence);
+  const timing = {
+    duration: item.duration,
+    type: item.type,
+    dots: item.dots,
+    staff,
+    ...(item.tuplet ? { tuplet: item.tuplet } : {}),
+    evidence,
+  };
+  if (source.kind === 'rest') {
+    const rest: RestEvent = { kind: 'rest', ...timing };
+    if (item.measureRest) {
+      rest.measureRest = true;
+      delete rest.type;
+      rest.dots = 0;
+    }
+    return rest;
+  }
+  const notes: Note[] = source.heads.map((head) => {
+    const diatonic = clefDiatonic(clef) + (clefPosition(clef) - head.position);
+    const step = STEPS[((diatonic % 7) + 7) % 7]!;
+    const octave = Math.floor(diatonic / 7);
+    const printed = reading.accidentals.get(head);
+    if (printed) accidentals.set(diatonic, ALTER[printed]);
+    const alter = accidentals.get(diatonic) ?? keyAlter(fifths, step);
+    const pitch: Pitch = { step, alter, octave };
+    return {
+      pitch,
+      ...(printed ? { accidental: { sign: printed } } : {}),
+      evidence: evidenceOf(system.page, system.transform, head, head.confidence),
+    };
+  });
+  const event: NoteEvent = { kind: 'note', ...timing, notes, lyrics: [] };
+  if (item.grace) event.grace = { slash: false };
+  if (source.up !== undefined) event.stem = source.up ? 'up' : 'down';
+  return event;
+}
+
+/** Diatonic index of the pitch on the clef's line. */
+function clefDiatonic(clef: Clef): number {
+  const reference: Record<string, Pick<Pitch, 'step' | 'octave'>> = { G: { step: 'G', octave: 4 }, F: { step: 'F', octave: 3 }, C: { step: 'C', octave: 4 } };
+  const pitch = reference[clef.sign] ?? { step: 'B' as Step, octave: 4 };
+  return diatonicIndex(pitch) + 7 * (clef.octaveChange ?? 0);
+}
+
+/** Staff position (half spaces down from the top line) of the clef's line; percussion reads like a treble staff. */
+function clefPosition(clef: Clef): number {
+  if (clef.sign === 'percussion' || clef.sign === 'none' || clef.sign === 'TAB') return 4;
+  return 2 * (5 - clef.line);
+}
+
+function evidenceOf(page: number, transform: PageTransform, box: { x0: number; y0: number; x1: number; y1: number }, confidence: number): Evidence {
+  const corners = [toSourcePoint(transform, box.x0, box.y0), toSourcePoint(transform, box.x1, box.y0), toSourcePoint(transform, box.x0, box.y1), toSourcePoint(transform, box.x1, box.y1)];
+  const xs = corners.map((c) => c[0]);
+  const ys = corners.map((c) => c[1]);
+  const x = Math.max(0, Math.floor(Math.min(...xs)));
+  const y = Math.max(0, Math.floor(Math.min(...ys)));
+  const result: Box = { x, y, width: Math.ceil(Math.max(...xs)) - x, height: Math.ceil(Math.max(...ys)) - y };
+  return { page, box: result, confidence: Math.round(confidence * 1000) / 1000 };
+}

@@ -1,0 +1,95 @@
+/**
+ * Measure completeness: a voice should fill its measure exactly. When it
+ * does not, the likeliest misreadings are tried, each only when it alone
+ * makes the voice fit:
+ * - a rest alone in its voice is a whole-measure rest, whatever its glyph;
+ * - a tuplet mark over a group makes it a triplet (3 in the time of 2);
+ * - one missed or extra augmentation dot.
+ * A first measure that is short and otherwise consistent is a pickup.
+ */
+import { add, compare, equals, frac, mul, sub, ZERO, type Fraction } from '../score/fraction.js';
+import type { DurationType, Tuplet } from '../score/model.js';
+import { notatedDuration } from '../score/timeline.js';
+
+export interface TimedItem {
+  x: number;
+  type: DurationType;
+  dots: number;
+  tuplet?: Tuplet;
+  isRest: boolean;
+  /** Grace notes take no time and are never repaired. */
+  grace?: boolean;
+  measureRest?: boolean;
+  duration: Fraction;
+}
+
+export function voiceDuration(items: readonly { duration: Fraction }[]): Fraction {
+  return items.reduce((s, i) => add(s, i.duration), ZERO);
+}
+
+function setDuration(item: TimedItem): void {
+  item.duration = item.grace ? ZERO : notatedDuration(item.type, item.dots, item.tuplet);
+}
+
+/** Repairs a voice in place so that it lasts `expected`, where one simple explanation fits. */
+export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): void {
+  if (items.length === 1 && items[0]!.isRest && (items[0]!.type === 'whole' || items[0]!.type === 'half' || compare(items[0]!.duration, expected) !== 0)) {
+    items[0]!.measureRest = true;
+    items[0]!.duration = expected;
+    return;
+  }
+  const fits = () => equals(voiceDuration(items), expected);
+  if (fits()) return;
+  if (compare(voiceDuration(items), expected) > 0 && tupletMarks.length) {
+    const before = items.map((i) => i.tuplet);
+    for (const mark of tupletMarks) applyTriplet(items, mark, space);
+    if (fits()) return;
+    items.forEach((item, k) => {
+      item.tuplet = before[k];
+      setDuration(item);
+    });
+  }
+  const missing = sub(expected, voiceDuration(items));
+  // One dot more or less: the dot adds half the item's undotted value (for a single dot).
+  const candidates = items.filter((item) => {
+    if (item.tuplet || item.grace) return false;
+    const dotted = notatedDuration(item.type, item.dots + 1);
+    const delta = sub(dotted, notatedDuration(item.type, item.dots));
+    if (equals(delta, missing)) return true;
+    if (item.dots > 0) {
+      const undotted = sub(notatedDuration(item.type, item.dots - 1), notatedDuration(item.type, item.dots));
+      return equals(undotted, missing);
+    }
+    return false;
+  });
+  if (candidates.length === 1) {
+    const item = candidates[0]!;
+    const more = equals(sub(notatedDuration(item.type, item.dots + 1), notatedDuration(item.type, item.dots)), missing);
+    item.dots += more ? 1 : -1;
+    setDuration(item);
+  }
+}
+
+/**
+ * Makes the group under a tuplet mark a triplet: the three items nearest the
+ * mark, or six when the neighbours are twice as short (a sextuplet reads as
+ * two triplets for timing).
+ */
+function applyTriplet(items: TimedItem[], markX: number, space: number): void {
+  const free = items.map((item, k) => ({ item, k })).filter(({ item }) => !item.tuplet && !item.grace);
+  if (free.length < 3) return;
+  let nearest = free[0]!;
+  for (const f of free) if (Math.abs(f.item.x - markX) < Math.abs(nearest.item.x - markX)) nearest = f;
+  if (Math.abs(nearest.item.x - markX) > space * 6) return;
+  const at = free.indexOf(nearest);
+  const start = Math.max(0, Math.min(free.length - 3, at - 1));
+  const group = free.slice(start, start + 3).map((f) => f.item);
+  const total = group.reduce((s, i) => add(s, notatedDuration(i.type, i.dots)), ZERO);
+  // Three notes in the time of two: the group must be 3 equal units (or e.g. quarter + eighth).
+  const unit = mul(total, frac(1, 3));
+  if (!group.every((i) => compare(notatedDuration(i.type, i.dots), add(unit, unit)) <= 0)) return;
+  group.forEach((item, k) => {
+    item.tuplet = { actual: 3, normal: 2, start: k === 0, stop: k === group.length - 1 };
+    setDuration(item);
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * Everything read off one page, system by system, before it joins the
+ * score: each system's staves and measures, and per staff its clefs, key and
+ * time signatures and its strokes and rests with the accidentals in front of
+ * their heads. Pitches and durations are settled later (build-score.ts),
+ * when the clef, key and time in force from earlier pages are known.
+ */
+import type { TimeSignature } from '../score/model.js';
+import type { Staff } from '../staves/detect-staves.js';
+import type { StaffSystem } from '../staves/systems.js';
+import type { AccidentalKind, AccidentalSymbol, Head, PageSymbols } from '../symbols/read-symbols.js';
+import type { PageTransform } from '../preparation/prepare-page.js';
+import { systemMeasures, type SystemMeasures } from './measures.js';
+import { staffSignatures, type Placed, type StaffSignatures } from './signatures.js';
+import { buildStrokes, type StaffItem } from './strokes.js';
+import { readTimeSignature } from './time-signature.js';
+
+export interface StaffReading {
+  staff: Staff;
+  signatures: StaffSignatures;
+  /** Time signatures read from the glyph groups (undefined where unreadable). */
+  times: Placed<TimeSignature | undefined>[];
+  /** Strokes and rests, left to right. */
+  items: StaffItem[];
+  /** x of the tuplet numbers and brackets over or under this staff. */
+  tuplets: number[];
+  /** The accidental printed before a head. */
+  accidentals: Map<Head, AccidentalKind>;
+}
+
+export interface SystemReading {
+  page: number;
+  transform: PageTransform;
+  staves: StaffReading[];
+  /** Ranges [first, last] of staves (indices into `staves`) joined by a brace: one instrument. */
+  braces: [number, number][];
+  measures: SystemMeasures;
+  space: number;
+}
+
+export function readPage(page: number, transform: PageTransform, staves: readonly Staff[], systems: readonly StaffSystem[], symbols: PageSymbols, space: number): SystemReading[] {
+  const items = buildStrokes(symbols, space);
+  return systems.map((system) => {
+    const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space);
+    const inner = measures.bounds.slice(1, -1);
+    const readings = system.staves.map((index): StaffReading => {
+      const staff = staves[index]!;
+      const signatures = staffSignatures(index, staff, symbols, inner, space);
+      const mine = items.filter((item) => item.staff === index && item.x > staff.x0 - space).sort((a, b) => a.x - b.x);
+      return {
+        staff,
+        signatures,
+        times: signatures.times.map((t) => ({ x: t.x, value: readTimeSignature(t.value, staff, space) })),
+        items: mine,
+        tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index).map((t) => t.x), space),
+        accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), space),
+      };
+    });
+    return { page, transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, space };
+  });
+}
+
+/**
+ * Each accidental goes to the nearest head to its right at its staff
+ * position. In a chord, accidentals stand in columns further left, so the
+ * reach is a few spaces; a head takes at most one accidental.
+ */
+function noteAccidentals(heads: readonly Head[], accidentals: readonly AccidentalSymbol[], space: number): Map<Head, AccidentalKind> {
+  const result = new Map<Head, AccidentalKind>();
+  const taken = new Set<Head>();
+  const sorted = [...accidentals].sort((a, b) => b.x1 - a.x1);
+  for (const accidental of sorted) {
+    let best: Head | undefined;
+    let bestScore = Infinity;
+    for (const head of heads) {
+      if (taken.has(head)) continue;
+      const gap = head.x0 - accidental.x1;
+      if (gap < -space * 0.4 || gap > space * 4) continue;
+      const dp = Math.abs(head.position - accidental.position);
+      if (dp > 1) continue;
+      const score = gap + dp * space * 2;
+      if (score < bestScore) {
+        bestScore = score;
+        best = head;
+      }
+    }
+    if (best) {
+      taken.add(best);
+      result.set(best, accidental.kind);
+    }
+  }
+  return result;
+}
+
+/** Staves of a system a brace joins, as index ranges within the system. */
+function braceRanges(system: readonly number[], staves: readonly Staff[], symbols: PageSymbols, space: number): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const brace of symbols.braces) {
+    const covered = system.flatMap((index, k) => {
+      const s = staves[index]!;
+      if (brace.x1 < s.x0 - space * 4 || brace.x0 > s.x0 + space) return [];
+      const top = s.lines[0]![0]!;
+      const bottom = s.lines[4]![0]!;
+      // The brace must reach over most of the staff's height.
+      const overlap = Math.min(bottom, brace.y1) - Math.max(top, brace.y0);
+      return overlap > (bottom - top) * 0.6 ? [k] : [];
+    });
+    if (covered.length >= 2) ranges.push([covered[0]!, covered[covered.length - 1]!]);
+  }
+  return ranges;
+}
+
+/** A tuplet's bracket halves and number are separate marks; within a few spaces they are one. */
+function mergeMarks(xs: readonly number[], space: number): number[] {
+  const groups: number[][] = [];
+  for (const x of [...xs].sort((a, b) => a - b)) {
+    const last = groups[groups.length - 1];
+    if (last && x - last[last.length - 1]! < space * 2.5) last.push(x);
+    else groups.push([x]);
+  }
+  return groups.map((g) => (g[0]! + g[g.length - 1]!) / 2);
+}

@@ -1,0 +1,108 @@
+/**
+ * Clefs, key signatures and time-signature glyphs of one staff, in the order
+ * they appear along it.
+ *
+ * A key signature is the run of sharps or flats that follows a clef (or a
+ * barline) without a notehead to belong to; the accidentals it takes are
+ * reported so that they are not read again as the accidentals of notes.
+ */
+import type { Clef } from '../score/model.js';
+import type { Staff } from '../staves/detect-staves.js';
+import { staffPosition } from '../staves/staff-geometry.js';
+import type { AccidentalSymbol, ClefSymbol, Head, PageSymbols, TimeGlyph } from '../symbols/read-symbols.js';
+
+export interface Placed<T> {
+  x: number;
+  value: T;
+}
+
+export interface StaffSignatures {
+  clefs: Placed<Clef>[];
+  keys: Placed<number>[];
+  /** Time-signature glyph groups (one per signature), read by time-signature.ts. */
+  times: Placed<TimeGlyph[]>[];
+  /** Accidentals that belong to key signatures. */
+  keyAccidentals: Set<AccidentalSymbol>;
+}
+
+export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageSymbols, barlineXs: readonly number[], space: number): StaffSignatures {
+  const mine = <T extends { staff: number; x0: number }>(list: readonly T[]) => list.filter((s) => s.staff === staffIndex).sort((a, b) => a.x0 - b.x0);
+  const clefSymbols = mine(symbols.clefs);
+  const clefs = clefSymbols.map((c) => ({ x: (c.x0 + c.x1) / 2, value: readClef(c, staff) }));
+  const heads = mine(symbols.heads);
+  const times = groupTime(mine(symbols.time), space);
+  const accidentals = mine(symbols.accidentals);
+  const keyAccidentals = new Set<AccidentalSymbol>();
+  const keys: Placed<number>[] = [];
+  // Key signatures start after the opening clef, after a clef change, or just after a barline.
+  const starts = [...clefSymbols.map((c) => c.x1), ...barlineXs.map((x) => x + space * 0.3)].sort((a, b) => a - b);
+  if (!clefSymbols.length) starts.unshift(staff.x0 + space * 3);
+  for (const from of starts) {
+    const run = keyRun(accidentals, heads, from, times, space);
+    if (!run.length) continue;
+    run.forEach((a) => keyAccidentals.add(a));
+    const sharps = run[0]!.kind === 'sharp';
+    keys.push({ x: run[0]!.x0, value: run[0]!.kind === 'natural' ? 0 : sharps ? run.length : -run.length });
+  }
+  return { clefs, keys, times, keyAccidentals };
+}
+
+function readClef(c: ClefSymbol, staff: Staff): Clef {
+  const x = (c.x0 + c.x1) / 2;
+  const top = staffPosition(staff, x, c.y0);
+  const bottom = staffPosition(staff, x, c.y1);
+  switch (c.kind) {
+    case 'G':
+      // A plain G clef reaches about one and a half spaces below the staff; with an 8 under it, a space more.
+      if (bottom > 12.6) return { sign: 'G', line: 2, octaveChange: -1 };
+      if (top < -4.6) return { sign: 'G', line: 2, octaveChange: 1 };
+      return { sign: 'G', line: 2 };
+    case 'F':
+      return { sign: 'F', line: 4 };
+    case 'C': {
+      const centreLine = Math.round((top + bottom) / 4); // staff line index from the top, 0–4
+      return { sign: 'C', line: Math.min(5, Math.max(1, 5 - centreLine)) };
+    }
+    default:
+      return { sign: 'percussion', line: 3 };
+  }
+}
+
+/** Time glyphs one above the other (numerator, denominator) or side by side (12) are one signature. */
+function groupTime(glyphs: readonly TimeGlyph[], space: number): Placed<TimeGlyph[]>[] {
+  const groups: TimeGlyph[][] = [];
+  for (const g of glyphs) {
+    const last = groups[groups.length - 1];
+    if (last && g.x0 - Math.max(...last.map((l) => l.x1)) < space * 0.6) last.push(g);
+    else groups.push([g]);
+  }
+  return groups.map((g) => ({ x: Math.min(...g.map((l) => l.x0)), value: g }));
+}
+
+/**
+ * Sharps or flats (or naturals cancelling a key) in a row from `from`, each
+ * close to the previous one, before the first notehead, time signature or
+ * anything else. An accidental right before a head at its pitch is that
+ * note's, not the key's.
+ */
+function keyRun(accidentals: readonly AccidentalSymbol[], heads: readonly Head[], from: number, times: readonly Placed<TimeGlyph[]>[], space: number): AccidentalSymbol[] {
+  const stopAt = Math.min(
+    ...heads.filter((h) => h.x0 > from).map((h) => h.x0),
+    ...times.filter((t) => t.x > from).map((t) => t.x),
+  );
+  const run: AccidentalSymbol[] = [];
+  let reach = from + space * 2.2;
+  for (const a of accidentals) {
+    if (a.x0 < from - space * 0.3) continue;
+    if (a.x0 > reach || a.x1 > stopAt) break;
+    const kind = run[0]?.kind ?? a.kind;
+    if (a.kind !== kind || a.kind === 'double-sharp' || a.kind === 'flat-flat') break;
+    const ownsHead = heads.some((h) => h.x0 > a.x1 - space * 0.2 && h.x0 - a.x1 < space * 0.8 && Math.abs(h.position - a.position) <= 1);
+    if (ownsHead) break;
+    run.push(a);
+    reach = a.x1 + space * 1.4;
+    if (run.length === 7) break;
+  }
+  // Naturals count only as a cancellation when nothing else follows; the key is then C.
+  return run;
+}

@@ -1,0 +1,233 @@
+/**
+ * Noteheads, stems, beams, flags and dots joined into strokes — a chord (or
+ * single note) with the notated value its parts spell out — and rests with
+ * their dots.
+ *
+ * A head belongs to the stem that touches it; heads on one stem are one
+ * chord. The number of beams is counted where the beams cross the stem's
+ * free end, which is the one place every beam of that stem passes through.
+ */
+import type { DurationType } from '../score/model.js';
+import { MAP_SCALE } from '../symbols/components.js';
+import type { Box, Head, PageSymbols, RestKind, RestSymbol, Stem } from '../symbols/read-symbols.js';
+import { CLASS_INDEX } from '../symbols/symbol-classes.js';
+
+export interface Stroke extends Box {
+  kind: 'chord';
+  staff: number;
+  /** Heads, lowest first. */
+  heads: Head[];
+  stem?: Stem;
+  /** Stem direction; undefined for stemless (whole) notes. */
+  up?: boolean;
+  /** Beams plus flags: 0 for a quarter, 1 for an eighth … */
+  hooks: number;
+  /** Beams crossing the stem end (0 when flagged or unbeamed). */
+  beams: number;
+  /** Small heads: a grace note (takes no time). */
+  grace: boolean;
+  dots: number;
+  x: number;
+  confidence: number;
+}
+
+export interface RestStroke extends Box {
+  kind: 'rest';
+  staff: number;
+  rest: RestSymbol;
+  dots: number;
+  x: number;
+  /** Height of its centre (voices are told apart by it). */
+  y: number;
+  confidence: number;
+}
+
+export type StaffItem = Stroke | RestStroke;
+
+const TYPES: readonly DurationType[] = ['whole', 'half', 'quarter', 'eighth', '16th', '32nd', '64th', '128th'];
+
+/** Notated type of a stroke: head kind, then one step shorter per beam or flag. */
+export function strokeType(stroke: Stroke): DurationType {
+  const kind = stroke.heads[0]!.kind;
+  if (kind === 'whole') return 'whole';
+  if (kind === 'half') return 'half';
+  return TYPES[Math.min(TYPES.length - 1, 2 + stroke.hooks)]!;
+}
+
+const REST_TYPES: Record<Exclude<RestKind, 'multi'>, DurationType> = {
+  whole: 'whole',
+  half: 'half',
+  quarter: 'quarter',
+  eighth: 'eighth',
+  '16th': '16th',
+  '32nd': '32nd',
+  '64th': '64th',
+};
+
+export function restType(rest: RestStroke): DurationType {
+  return rest.rest.kind === 'multi' ? 'whole' : REST_TYPES[rest.rest.kind];
+}
+
+export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
+  const { heads, stems } = symbols;
+  const stemOf = heads.map((head) => attachedStem(head, stems, space));
+  const byStem = new Map<Stem, Head[]>();
+  const stemless: Head[] = [];
+  heads.forEach((head, i) => {
+    const stem = stemOf[i];
+    if (stem) byStem.set(stem, [...(byStem.get(stem) ?? []), head]);
+    else stemless.push(head);
+  });
+  const strokes: Stroke[] = [];
+  for (const [stem, group] of byStem) strokes.push(strokeFromStem(stem, group, symbols, space));
+  for (const group of stacks(stemless, space)) strokes.push(makeStroke(group, undefined, undefined, 0, 0, symbols, space));
+  const rests = symbols.rests.map((rest): RestStroke => {
+    const x = (rest.x0 + rest.x1) / 2;
+    const y = (rest.y0 + rest.y1) / 2;
+    return { kind: 'rest', staff: rest.staff, rest, x0: rest.x0, x1: rest.x1, y0: rest.y0, y1: rest.y1, x, dots: dotsAfter(rest.x1, [y], symbols, space), y, confidence: rest.confidence };
+  });
+  return [...strokes, ...rests];
+}
+
+/** The stem touching a head at its side, if any (the nearest when several do). */
+function attachedStem(head: Head, stems: readonly Stem[], space: number): Stem | undefined {
+  let best: Stem | undefined;
+  let bestDistance = Infinity;
+  for (const stem of stems) {
+    if (stem.x < head.x0 - space * 0.4 || stem.x > head.x1 + space * 0.4) continue;
+    if (stem.y0 > head.y + space * 0.7 || stem.y1 < head.y - space * 0.7) continue;
+    // The stem rises from one end of the head; a stem passing through its middle belongs to a neighbour.
+    const edge = Math.min(Math.abs(stem.x - head.x0), Math.abs(stem.x - head.x1));
+    if (edge < bestDistance) {
+      bestDistance = edge;
+      best = stem;
+    }
+  }
+  return best;
+}
+
+function strokeFromStem(stem: Stem, heads: Head[], symbols: PageSymbols, space: number): Stroke {
+  const headTop = Math.min(...heads.map((h) => h.y));
+  const headBottom = Math.max(...heads.map((h) => h.y));
+  // The stem goes the way it extends further beyond the heads.
+  const up = headTop - stem.y0 > stem.y1 - headBottom;
+  const tip = up ? stem.y0 : stem.y1;
+  const beams = countBeams(symbols, stem.x, tip, up, space);
+  const flags = beams ? 0 : flagsAt(symbols, stem, tip, space);
+  return makeStroke(heads, stem, up, beams, beams + flags, symbols, space);
+}
+
+function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefined, beams: number, hooks: number, symbols: PageSymbols, space: number): Stroke {
+  const sorted = [...heads].sort((a, b) => b.position - a.position);
+  const x0 = Math.min(...heads.map((h) => h.x0), stem?.x ?? Infinity);
+  const x1 = Math.max(...heads.map((h) => h.x1), stem?.x ?? -Infinity);
+  const y0 = Math.min(...heads.map((h) => h.y0), stem?.y0 ?? Infinity);
+  const y1 = Math.max(...heads.map((h) => h.y1), stem?.y1 ?? -Infinity);
+  const headsRight = Math.max(...heads.map((h) => h.x1));
+  // A flag hangs to the right of an up stem: dots come after it.
+  const dotsFrom = up && hooks > beams && stem ? Math.max(headsRight, stem.x + space * 0.9) : headsRight;
+  const confidence = Math.min(...heads.map((h) => h.confidence), stem?.confidence ?? 1);
+  return {
+    kind: 'chord',
+    staff: sorted[0]!.staff,
+    heads: sorted,
+    stem,
+    up,
+    beams,
+    hooks,
+    grace: heads.every((h) => h.small),
+    dots: dotsAfter(dotsFrom, heads.map((h) => h.y), symbols, space),
+    x: heads.reduce((s, h) => s + h.x, 0) / heads.length,
+    x0,
+    x1,
+    y0,
+    y1,
+    confidence,
+  };
+}
+
+/** Stemless heads at one x are one chord (whole notes, or heads whose stem was missed). */
+function stacks(heads: readonly Head[], space: number): Head[][] {
+  const sorted = [...heads].sort((a, b) => a.x - b.x);
+  const groups: Head[][] = [];
+  for (const head of sorted) {
+    const last = groups[groups.length - 1];
+    if (last && last[0]!.staff === head.staff && Math.abs(last[0]!.x - head.x) < space * 0.8) last.push(head);
+    else groups.push([head]);
+  }
+  return groups;
+}
+
+/**
+ * Beams crossing a stem near its free end, counted from how far the stack of
+ * beam pixels reaches along the stem: beams are about half a space thick and
+ * a quarter space apart, and on a blurred page the gaps fill in, so the
+ * stack's extent counts them where the gaps cannot be seen.
+ */
+function countBeams(symbols: PageSymbols, x: number, tip: number, up: boolean, space: number): number {
+  // Measured a little beside the stem, where the beams are clear of the stem's own pixels, on
+  // whichever side they run (a group's last stem has them on its left only). A beamlet on one
+  // side only still counts: the more beams a side shows, the more the stem carries.
+  const sides = [-1, 1].map((side) => {
+    const cols = [0.5, 0.8].map((k) => Math.round((x + side * k * space) / MAP_SCALE));
+    return Math.min(...cols.map((c) => stackExtent(symbols, c, tip, up, space)));
+  });
+  const extent = Math.max(...sides);
+  if (extent < space * 0.25) return 0;
+  return Math.max(1, Math.round((extent + space * 0.25) / (space * 0.75)));
+}
+
+/** Height in prepared pixels of the beam stack nearest a stem's tip in one class-map column (0: none). */
+function stackExtent(symbols: PageSymbols, col: number, tip: number, up: boolean, space: number): number {
+  const { map } = symbols;
+  if (col < 0 || col >= map.width) return 0;
+  const beam = CLASS_INDEX.beam;
+  // The stem's own pixels stop where the beams begin, so the stack lies beyond the tip (and a little inside).
+  const outward = up ? -1 : 1;
+  const from = Math.round((tip + outward * space * 3.5) / MAP_SCALE);
+  const to = Math.round((tip - outward * space * 1.2) / MAP_SCALE);
+  const runs: [number, number][] = [];
+  for (let y = Math.max(0, Math.min(from, to)); y <= Math.min(map.height - 1, Math.max(from, to)); y++) {
+    if (map.data[y * map.width + col] !== beam) continue;
+    const last = runs[runs.length - 1];
+    // Beams are a quarter space apart; a blurred gap may be a little more, never a whole space.
+    if (last && (y - last[1]) * MAP_SCALE <= space * 0.65) last[1] = y;
+    else runs.push([y, y]);
+  }
+  if (!runs.length) return 0;
+  const tipRow = tip / MAP_SCALE;
+  const distance = ([a, b]: [number, number]) => (tipRow < a ? a - tipRow : tipRow > b ? tipRow - b : 0);
+  const stack = runs.reduce((best, r) => (distance(r) < distance(best) ? r : best));
+  if (distance(stack) * MAP_SCALE > space * 1.2) return 0;
+  return (stack[1] - stack[0] + 1) * MAP_SCALE;
+}
+
+/** Flags on a stem's free end: the flag glyph's class says how many. */
+function flagsAt(symbols: PageSymbols, stem: Stem, tip: number, space: number): number {
+  let count = 0;
+  for (const flag of symbols.flags) {
+    if (flag.x0 > stem.x + space * 0.6 || flag.x1 < stem.x - space * 0.3) continue;
+    if (flag.y0 > tip + space * 1.5 || flag.y1 < tip - space * 1.5) continue;
+    count = Math.max(count, flag.count);
+  }
+  return count;
+}
+
+/** Augmentation dots to the right of `from`, level with one of the heads (or a space next to it). */
+function dotsAfter(from: number, ys: readonly number[], symbols: PageSymbols, space: number): number {
+  const candidates = symbols.dots
+    .filter((d) => d.x > from - space * 0.1 && d.x < from + space * 3 && ys.some((y) => Math.abs(d.y - y) < space * 0.8))
+    .sort((a, b) => a.x - b.x);
+  let count = 0;
+  let reach = from + space * 1.6;
+  let lastX = -Infinity;
+  for (const dot of candidates) {
+    if (dot.x > reach) break;
+    if (dot.x - lastX < space * 0.4) continue; // the same dot seen twice (two heads of a chord)
+    count++;
+    lastX = dot.x;
+    reach = dot.x + space * 1.2;
+    if (count === 3) break;
+  }
+  return count;
+}

@@ -1,0 +1,29 @@
+/**
+ * One page through the pipeline: preparation → staves and systems → symbol
+ * segmentation → symbols → systems read (measures, signatures, strokes).
+ * The result joins the other pages' in build-score.
+ */
+import type { Raster } from '../image/raster.js';
+import { CANONICAL_STAFF_SPACE, preparePage } from '../preparation/prepare-page.js';
+import { detectStaves } from '../staves/detect-staves.js';
+import { groupSystems } from '../staves/systems.js';
+import { readSymbols } from '../symbols/read-symbols.js';
+import { segmentSymbols } from '../symbols/segment.js';
+import { readPage, type SystemReading } from '../assembly/read-page.js';
+
+/** Pipeline stages of one page, reported as they finish (for progress). */
+export type PageStage = 'prepared' | 'staves' | 'symbols' | 'assembled';
+
+export async function recognizePage(raster: Raster, page: number, onStage?: (stage: PageStage) => void): Promise<SystemReading[]> {
+  const prepared = preparePage(raster);
+  onStage?.('prepared');
+  const staves = detectStaves(prepared.ink, { staffSpace: CANONICAL_STAFF_SPACE });
+  const systems = groupSystems(staves, prepared.ink);
+  onStage?.('staves');
+  const map = await segmentSymbols(prepared.gray, staves);
+  const symbols = readSymbols(map, staves, CANONICAL_STAFF_SPACE);
+  onStage?.('symbols');
+  const readings = readPage(page, prepared.transform, staves, systems, symbols, CANONICAL_STAFF_SPACE);
+  onStage?.('assembled');
+  return readings;
+}

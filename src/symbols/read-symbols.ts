@@ -1,0 +1,297 @@
+/**
+ * From the class map to symbols: noteheads (chords split into single heads),
+ * stems, flags, rests, dots, accidentals, clefs, time-signature glyphs,
+ * barlines, tuplet marks and repeat dots — each with its box on the prepared
+ * page, the staff it belongs to and the model's confidence.
+ *
+ * Beams stay in the class map: how many there are is read where they meet a
+ * stem (assembly/chords.ts), which is where it is unambiguous.
+ */
+import type { Staff } from '../staves/detect-staves.js';
+import { nearestStaff, staffPosition } from '../staves/staff-geometry.js';
+import { centre, classComponents, MAP_SCALE, type Component } from './components.js';
+import type { ClassMap } from './segment.js';
+import { CLASS_INDEX, SYMBOL_CLASSES, type SymbolClass } from './symbol-classes.js';
+
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+interface Placed extends Box {
+  /** Index of the staff the symbol belongs to. */
+  staff: number;
+  confidence: number;
+}
+
+export type HeadKind = 'black' | 'half' | 'whole';
+
+export interface Head extends Placed {
+  kind: HeadKind;
+  /** Centre. */
+  x: number;
+  y: number;
+  /** Staff position: half spaces down from the top line. */
+  position: number;
+  /** Cue- or grace-sized: well narrower than the page's usual head. */
+  small: boolean;
+}
+
+export interface Stem extends Placed {
+  x: number;
+}
+
+export interface Flag extends Placed {
+  /** Number of flags: 1 for an eighth … 4 for a 64th. */
+  count: number;
+}
+
+export type RestKind = 'whole' | 'half' | 'quarter' | 'eighth' | '16th' | '32nd' | '64th' | 'multi';
+
+export interface RestSymbol extends Placed {
+  kind: RestKind;
+}
+
+export type AccidentalKind = 'sharp' | 'flat' | 'natural' | 'double-sharp' | 'flat-flat';
+
+export interface AccidentalSymbol extends Placed {
+  kind: AccidentalKind;
+  /** Staff position the accidental applies to (where its centre of gravity points). */
+  position: number;
+}
+
+export type ClefKind = 'G' | 'F' | 'C' | 'other';
+
+export interface ClefSymbol extends Placed {
+  kind: ClefKind;
+}
+
+export interface TimeGlyph extends Placed {
+  /** The C / ¢ glyph rather than a digit. */
+  common: boolean;
+}
+
+export interface BarlineSymbol extends Box {
+  x: number;
+  /** Stroke width in prepared pixels (thin or thick). */
+  thickness: number;
+  confidence: number;
+  /** Staves whose top-to-bottom lines it covers. */
+  staves: number[];
+}
+
+export interface Mark extends Placed {
+  x: number;
+  y: number;
+}
+
+export interface PageSymbols {
+  heads: Head[];
+  stems: Stem[];
+  flags: Flag[];
+  rests: RestSymbol[];
+  dots: Mark[];
+  accidentals: AccidentalSymbol[];
+  clefs: ClefSymbol[];
+  time: TimeGlyph[];
+  barlines: BarlineSymbol[];
+  tuplets: Mark[];
+  repeatDots: Mark[];
+  /** Curly braces at the left of systems (a grand staff), told apart from square brackets by shape. */
+  braces: Box[];
+  /** The class map itself, for measurements that need pixels (beams). */
+  map: ClassMap;
+}
+
+const idx = (names: readonly SymbolClass[]) => names.map((n) => CLASS_INDEX[n]);
+const nameOf = (cls: number) => SYMBOL_CLASSES[cls]!;
+
+const HEAD_KIND: Partial<Record<SymbolClass, HeadKind>> = { noteheadBlack: 'black', noteheadHalf: 'half', noteheadWhole: 'whole' };
+const FLAG_COUNT: Partial<Record<SymbolClass, number>> = { flag8: 1, flag16: 2, flag32: 3, flag64: 4 };
+const REST_KIND: Partial<Record<SymbolClass, RestKind>> = {
+  restWhole: 'whole',
+  restHalf: 'half',
+  restQuarter: 'quarter',
+  rest8: 'eighth',
+  rest16: '16th',
+  rest32: '32nd',
+  rest64: '64th',
+  restMulti: 'multi',
+};
+const ACCIDENTAL_KIND: Partial<Record<SymbolClass, AccidentalKind>> = {
+  sharp: 'sharp',
+  flat: 'flat',
+  natural: 'natural',
+  doubleSharp: 'double-sharp',
+  doubleFlat: 'flat-flat',
+};
+const CLEF_KIND: Partial<Record<SymbolClass, ClefKind>> = { clefG: 'G', clefF: 'F', clefC: 'C', clefOther: 'other' };
+
+export function readSymbols(map: ClassMap, staves: readonly Staff[], space: number): PageSymbols {
+  const place = (c: Component): Placed | undefined => {
+    const [x, y] = centre(c);
+    const staff = nearestStaff(staves, x, y);
+    return staff < 0 ? undefined : { x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, staff, confidence: c.confidence };
+  };
+  const placed = <T>(classes: readonly SymbolClass[], make: (c: Component, p: Placed) => T | undefined, minArea = 2): T[] =>
+    classComponents(map, idx(classes), minArea).flatMap((c) => {
+      const p = place(c);
+      const made = p && make(c, p);
+      return made ? [made] : [];
+    });
+
+  const headComponents = placed(['noteheadBlack', 'noteheadHalf', 'noteheadWhole'], (c, p) => ({ c, p }), 6);
+  const headWidth = nominalHeadWidth(headComponents.map((h) => h.c), space);
+  const heads = headComponents
+    .filter(({ c }) => solid(c, space))
+    .flatMap(({ c, p }) => splitHeads(c, p, staves[p.staff]!, map, space, headWidth))
+    .filter((h) => onLedgers(h, map, space));
+
+  const stems = placed(['stem'], (c, p) => (c.y1 - c.y0 >= space * 1.5 && c.x1 - c.x0 <= space * 0.8 ? { ...p, x: (c.x0 + c.x1) / 2 } : undefined));
+  const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
+  const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => ({ ...p, kind: REST_KIND[nameOf(c.cls)]! }), 4);
+  const dots = placed(['augmentationDot'], (c, p) => (c.x1 - c.x0 <= space * 0.9 && c.y1 - c.y0 <= space * 0.9 ? { ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 } : undefined), 1);
+  const accidentals = placed(['sharp', 'flat', 'natural', 'doubleSharp', 'doubleFlat'], (c, p) => {
+    const kind = ACCIDENTAL_KIND[nameOf(c.cls)]!;
+    // A flat's bowl, not its box centre, sits on the note's line or space: the stem rises above it.
+    const y = kind === 'flat' || kind === 'flat-flat' ? c.y1 - space * 0.55 : (c.y0 + c.y1) / 2;
+    const x = (c.x0 + c.x1) / 2;
+    return { ...p, kind, position: Math.round(staffPosition(staves[p.staff]!, x, y)) };
+  }, 6);
+  const clefs = placed(['clefG', 'clefF', 'clefC', 'clefOther'], (c, p) => (c.y1 - c.y0 >= space * 1.5 ? { ...p, kind: CLEF_KIND[nameOf(c.cls)]! } : undefined), 10);
+  const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
+  const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
+  const repeatDots = placed(['repeatDot'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 1);
+  const barlines = classComponents(map, idx(['barline']), 4).flatMap((c) => {
+    const covered = staves.flatMap((staff, i) => (coversStaff(c, staff, space) ? [i] : []));
+    if (!covered.length || c.x1 - c.x0 > space * 1.2) return [];
+    return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x: (c.x0 + c.x1) / 2, thickness: strokeWidth(c, map), confidence: c.confidence, staves: covered }];
+  });
+  const braces = classComponents(map, idx(['braceBracket']), 10).filter((c) => c.y1 - c.y0 > space * 6 && isBrace(c, map, space));
+  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines, tuplets, repeatDots, braces, map };
+}
+
+/**
+ * A brace curves: the middle of its stroke wanders left and right along its
+ * height, while a bracket is a straight bar with hooks only at its ends.
+ */
+function isBrace(c: Component, map: ClassMap, space: number): boolean {
+  const sum = new Map<number, [number, number]>();
+  for (const i of c.pixels) {
+    const x = i % map.width;
+    const y = (i - x) / map.width;
+    const [s, n] = sum.get(y) ?? [0, 0];
+    sum.set(y, [s + x, n + 1]);
+  }
+  const rows = [...sum.keys()].sort((a, b) => a - b);
+  const inner = rows.slice(Math.floor(rows.length * 0.15), Math.ceil(rows.length * 0.85)).map((y) => (sum.get(y)![0] / sum.get(y)![1]) * MAP_SCALE);
+  if (inner.length < 4) return false;
+  return Math.max(...inner) - Math.min(...inner) > space * 0.5;
+}
+
+/** Does a vertical component run from (near) the top line to (near) the bottom line of the staff? */
+function coversStaff(c: Component, staff: Staff, space: number): boolean {
+  const x = (c.x0 + c.x1) / 2;
+  if (x < staff.x0 - space || x > staff.x1 + space) return false;
+  const top = staffPosition(staff, x, c.y0);
+  const bottom = staffPosition(staff, x, c.y1);
+  return top <= 1 && bottom >= 7;
+}
+
+/** Median number of class-map pixels per row: the width of a vertical stroke. */
+function strokeWidth(c: Component, map: ClassMap): number {
+  const rows = new Map<number, number>();
+  for (const i of c.pixels) {
+    const y = Math.floor(i / map.width);
+    rows.set(y, (rows.get(y) ?? 0) + 1);
+  }
+  const widths = [...rows.values()].sort((a, b) => a - b);
+  return (widths[widths.length >> 1] ?? 1) * MAP_SCALE;
+}
+
+/**
+ * Noteheads are filled ovals (a hollow head is labelled whole): a component
+ * that covers little of its box is a diagonal stroke — a steep beam or a
+ * slur — the model mistook for heads.
+ */
+function solid(c: Component, space: number): boolean {
+  const boxArea = ((c.x1 - c.x0) * (c.y1 - c.y0)) / (MAP_SCALE * MAP_SCALE);
+  return c.y1 - c.y0 <= space * 1.6 || c.area / boxArea >= 0.4;
+}
+
+/**
+ * A head more than a ledger line away from its staff needs ledger lines
+ * between it and the staff; without them it is a note in a tempo mark or
+ * some other text above the music, not a note of the staff.
+ */
+function onLedgers(head: Head, map: ClassMap, space: number): boolean {
+  const beyond = head.position <= -3 ? -head.position : head.position >= 11 ? head.position - 8 : 0;
+  if (!beyond) return true;
+  const ledger = CLASS_INDEX.ledgerLine;
+  const ya = Math.floor(Math.min(head.y, head.position < 0 ? head.y + (beyond * space) / 2 : head.y - (beyond * space) / 2) / MAP_SCALE);
+  const yb = Math.ceil(Math.max(head.y, head.position < 0 ? head.y + (beyond * space) / 2 : head.y - (beyond * space) / 2) / MAP_SCALE);
+  const xa = Math.max(0, Math.floor((head.x0 - space * 0.3) / MAP_SCALE));
+  const xb = Math.min(map.width - 1, Math.ceil((head.x1 + space * 0.3) / MAP_SCALE));
+  const rows = new Set<number>();
+  for (let y = Math.max(0, ya); y <= Math.min(map.height - 1, yb); y++) {
+    for (let x = xa; x <= xb; x++) if (map.data[y * map.width + x] === ledger) rows.add(Math.round((y * MAP_SCALE) / space));
+  }
+  // Ledger lines a space apart: at least half of those needed must be seen.
+  return rows.size >= Math.max(1, Math.floor(beyond / 2 / 2));
+}
+
+/** Typical width of a single notehead on this page, from components one head tall. */
+function nominalHeadWidth(components: readonly Component[], space: number): number {
+  const widths = components
+    .filter((c) => c.y1 - c.y0 <= space * 1.5 && c.cls !== CLASS_INDEX.noteheadWhole)
+    .map((c) => c.x1 - c.x0)
+    .sort((a, b) => a - b);
+  return widths.length >= 3 ? widths[widths.length >> 1]! : space * 1.3;
+}
+
+/**
+ * One notehead component may be several heads: a chord's heads a third apart
+ * touch, and a second is written with the heads side by side. Split it into
+ * columns one head wide, each column into vertical runs, and each run into as
+ * many heads as it is staff spaces tall.
+ */
+function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space: number, headWidth: number): Head[] {
+  const kind = HEAD_KIND[nameOf(c.cls)]!;
+  const unit = kind === 'whole' ? headWidth * 1.35 : headWidth;
+  const width = c.x1 - c.x0;
+  const columns = width > unit * 1.6 ? Math.max(2, Math.round(width / unit)) : 1;
+  const heads: Head[] = [];
+  for (let k = 0; k < columns; k++) {
+    const cx0 = c.x0 + (k * width) / columns;
+    const cx1 = c.x0 + ((k + 1) * width) / columns;
+    // Rows of this column that hold head pixels, at class-map resolution.
+    const rows = new Set<number>();
+    for (const i of c.pixels) {
+      const x = (i % map.width) * MAP_SCALE + MAP_SCALE / 2;
+      if (x >= cx0 && x < cx1) rows.add(Math.floor(i / map.width));
+    }
+    const sorted = [...rows].sort((a, b) => a - b);
+    let runStart = 0;
+    for (let r = 1; r <= sorted.length; r++) {
+      if (r < sorted.length && sorted[r]! - sorted[r - 1]! <= 1) continue;
+      const top = sorted[runStart]! * MAP_SCALE;
+      const bottom = (sorted[r - 1]! + 1) * MAP_SCALE;
+      runStart = r;
+      const tall = bottom - top;
+      if (tall < space * 0.45) continue; // a sliver of a neighbouring column
+      const count = Math.max(1, Math.round(tall / space));
+      const x = (cx0 + cx1) / 2;
+      const used = new Set<number>();
+      for (let n = 0; n < count; n++) {
+        const y = count === 1 ? (top + bottom) / 2 : top + space / 2 + (n * (tall - space)) / (count - 1);
+        const position = Math.round(staffPosition(staff, x, y));
+        if (used.has(position)) continue;
+        used.add(position);
+        heads.push({ ...p, x0: cx0, x1: cx1, y0: y - space / 2, y1: y + space / 2, kind, x, y, position, small: cx1 - cx0 < unit * 0.75 });
+      }
+    }
+  }
+  return heads;
+}
