@@ -4,24 +4,22 @@
  * the dev set's scan pages, in Node with one WebAssembly thread. Prints the
  * median, the slowest page and the peak resident memory.
  */
-import jpeg from 'jpeg-js';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { OmrError } from '../src/errors.js';
 import type { Raster } from '../src/image/raster.js';
+import { decodeJpeg } from '../src/input/jpeg.js';
+import { decodePng } from '../src/input/png.js';
 import { CANONICAL_STAFF_SPACE, preparePage } from '../src/preparation/prepare-page.js';
 import { detectStaves } from '../src/staves/detect-staves.js';
 import { groupSystems } from '../src/staves/systems.js';
 import { segmentSymbols } from '../src/symbols/segment.js';
-import { decodePng } from '../test/support/png-decode.js';
 
 const DEV_SET = resolve(import.meta.dirname, 'dev-set');
 
 function decode(path: string): Raster {
   const bytes = readFileSync(path);
-  if (path.endsWith('.png')) return decodePng(bytes);
-  const img = jpeg.decode(bytes, { useTArray: true });
-  return { width: img.width, height: img.height, channels: 4, data: img.data };
+  return path.endsWith('.png') ? decodePng(bytes) : decodeJpeg(bytes);
 }
 
 async function main(): Promise<void> {
