@@ -1,0 +1,168 @@
+/**
+ * PDF pages as rasters, rendered by pdf.js (platform details in
+ * `pdf-platform.ts`).
+ *
+ * Engraved scores from MuseScore, LilyPond, Sibelius or Dorico are vector
+ * drawings whose noteheads, clefs and rests are glyphs of embedded music
+ * fonts; pdf.js draws those glyphs from the embedded font programs as
+ * outlines, so they render exactly as in a viewer. Scanned PDFs are one
+ * image per page and render like any other.
+ *
+ * Pages are rendered one at a time on request, so a long document never has
+ * more than one page's pixels in memory.
+ */
+import { OmrError } from '../errors.js';
+import type { Raster } from '../image/raster.js';
+import { corruptedFile, fileLabel, tooLarge } from './input-error.js';
+import { DEFAULT_PDF_DPI, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_PDF_DPI, MAX_PDF_PAGE_PIXELS, MAX_PDF_PAGES } from './limits.js';
+import { pdfPlatform } from './pdf-platform.js';
+
+export interface PdfOpenOptions {
+  /** Named in error messages. */
+  filename?: string;
+}
+
+export interface PdfRenderOptions {
+  /** Rendering resolution; default 300. Lowered for a page that would exceed {@link MAX_PDF_PAGE_PIXELS}. */
+  dpi?: number;
+}
+
+export interface PdfDocument {
+  pageCount: number;
+  /**
+   * Renders page `index` (from 0) as an opaque RGB raster on white paper.
+   * Its size is the page's size at the resolution, after the page's own
+   * rotation.
+   */
+  renderPage(index: number, options?: PdfRenderOptions): Promise<Raster>;
+  /** Frees the parsed document; pages cannot be rendered after it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a PDF. Throws `ENCRYPTED_PDF` when it needs a password to open and
+ * `CORRUPTED_FILE` when it cannot be parsed or has no pages.
+ */
+export async function openPdf(bytes: Uint8Array, options: PdfOpenOptions = {}): Promise<PdfDocument> {
+  const { filename } = options;
+  const { pdfjs, documentOptions, createCanvas } = await pdfPlatform();
+  const task = pdfjs.getDocument({
+    ...documentOptions,
+    // pdf.js hands the buffer to its worker, which detaches it: give it a copy, not the caller's bytes.
+    data: bytes.slice(),
+    // Never fetch or evaluate: no system fonts, no FontFace (unavailable in workers), no eval-compiled glyphs.
+    useSystemFonts: false,
+    disableFontFace: true,
+    isEvalSupported: false,
+    enableXfa: false,
+    // pdf.js skips embedded images larger than this instead of filling memory with them.
+    maxImageSize: MAX_IMAGE_PIXELS,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+  });
+  let doc: Awaited<typeof task.promise>;
+  try {
+    doc = await task.promise;
+  } catch (err) {
+    await task.destroy().catch(() => undefined);
+    throw openError(err, filename);
+  }
+
+  const pageCount = doc.numPages;
+  if (!(pageCount > 0)) {
+    await task.destroy();
+    throw corruptedFile(filename, 'PDF', 'it has no pages');
+  }
+  if (pageCount > MAX_PDF_PAGES) {
+    await task.destroy();
+    throw tooLarge(filename, `it has ${pageCount} pages, and at most ${MAX_PDF_PAGES} are accepted`);
+  }
+
+  let closed = false;
+  return {
+    pageCount,
+    async renderPage(index, renderOptions = {}) {
+      if (closed) throw new OmrError('INVALID_ARGUMENT', `${fileLabel(filename)} was closed; reopen it to render pages.`);
+      if (!Number.isInteger(index) || index < 0 || index >= pageCount) {
+        throw new OmrError('INVALID_ARGUMENT', `Page ${index} does not exist: ${fileLabel(filename)} has pages 0 to ${pageCount - 1}.`);
+      }
+      const dpi = renderOptions.dpi ?? DEFAULT_PDF_DPI;
+      if (!(dpi > 0 && dpi <= MAX_PDF_DPI)) throw new OmrError('INVALID_ARGUMENT', `dpi must be above 0 and at most ${MAX_PDF_DPI}, got ${dpi}.`);
+      const pageLabel = `page ${index + 1} of ${filename ?? 'the PDF'}`;
+      let page;
+      try {
+        page = await doc.getPage(index + 1);
+      } catch (err) {
+        throw corruptedFile(filename, 'PDF', `${pageLabel} cannot be read (${messageOf(err)})`, err);
+      }
+      const size = pageSize(page.getViewport({ scale: 1 }), dpi);
+      const viewport = page.getViewport({ scale: size.scale });
+      const canvas = createCanvas(size.width, size.height);
+      try {
+        const { context } = canvas;
+        // Paper is white; pdf.js leaves unpainted areas transparent.
+        context.fillStyle = '#ffffff';
+        context.fillRect(0, 0, size.width, size.height);
+        await page.render({ canvas: null, canvasContext: context, viewport, background: '#ffffff' }).promise;
+        return toRgb(context.getImageData(0, 0, size.width, size.height).data, size.width, size.height);
+      } catch (err) {
+        if (err instanceof OmrError) throw err;
+        throw corruptedFile(filename, 'PDF', `${pageLabel} cannot be rendered (${messageOf(err)})`, err);
+      } finally {
+        canvas.release();
+        page.cleanup();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await task.destroy();
+    },
+  };
+}
+
+/**
+ * Pixel size and scale for a page of `points` (1/72 inch) at `dpi`, lowered
+ * as far as needed to stay within the page pixel limit and the longest side
+ * an image may have.
+ */
+function pageSize(points: { width: number; height: number }, dpi: number): { width: number; height: number; scale: number } {
+  let scale = dpi / 72;
+  const area = points.width * points.height * scale * scale;
+  if (area > MAX_PDF_PAGE_PIXELS) scale *= Math.sqrt(MAX_PDF_PAGE_PIXELS / area);
+  const longest = Math.max(points.width, points.height) * scale;
+  if (longest > MAX_IMAGE_SIDE) scale *= MAX_IMAGE_SIDE / longest;
+  // Rounding can add a row or column; shrink slightly until the page fits.
+  for (;;) {
+    const width = Math.max(1, Math.round(points.width * scale));
+    const height = Math.max(1, Math.round(points.height * scale));
+    if ((width * height <= MAX_PDF_PAGE_PIXELS && Math.max(width, height) <= MAX_IMAGE_SIDE) || scale < 1e-6) return { width, height, scale };
+    scale *= 0.999;
+  }
+}
+
+/** Canvas pixels are RGBA on an opaque white background; alpha carries nothing. */
+function toRgb(rgba: Uint8ClampedArray, width: number, height: number): Raster {
+  const data = new Uint8Array(width * height * 3);
+  for (let i = 0, j = 0; j < data.length; i += 4, j += 3) {
+    data[j] = rgba[i]!;
+    data[j + 1] = rgba[i + 1]!;
+    data[j + 2] = rgba[i + 2]!;
+  }
+  return { width, height, channels: 3, data };
+}
+
+/** pdf.js's loading failures as ScoreSight errors: passwords, broken files, anything else. */
+function openError(err: unknown, filename: string | undefined): OmrError {
+  if (err instanceof OmrError) return err;
+  const name = (err as { name?: unknown } | null)?.name;
+  if (name === 'PasswordException') {
+    return new OmrError('ENCRYPTED_PDF', `${fileLabel(filename)} is protected by a password; remove the protection (print or save it as an unprotected PDF) and try again.`, {
+      cause: err,
+    });
+  }
+  return corruptedFile(filename, 'PDF', `it cannot be parsed (${messageOf(err).replace(/\.$/, '')})`, err);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { OmrError } from '../../src/errors.js';
+import type { Raster } from '../../src/image/raster.js';
+import { MAX_PDF_PAGE_PIXELS } from '../../src/input/limits.js';
+import { openPdf } from '../../src/input/pdf.js';
+import { buildPdf } from '../support/pdf-build.js';
+
+const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/input/${name}`, import.meta.url)));
+const devSet = (path: string) => new Uint8Array(readFileSync(new URL(`../../bench/dev-set/${path}`, import.meta.url)));
+
+/** Red channel of a pixel (pages are gray, so any channel will do). */
+const value = (r: Raster, x: number, y: number) => r.data[(y * r.width + x) * r.channels]!;
+
+async function errorOf(promise: Promise<unknown>): Promise<OmrError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(OmrError);
+    return err as OmrError;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function renderFirst(bytes: Uint8Array, dpi?: number): Promise<Raster> {
+  const doc = await openPdf(bytes);
+  try {
+    return await doc.renderPage(0, { dpi });
+  } finally {
+    await doc.close();
+  }
+}
+
+describe('openPdf: rendering', () => {
+  it('renders an engraved dev-set page at the asked resolution, with its staff lines', async () => {
+    // LilyPond, A4 (594.99 × 841.89 pt), music in an embedded Type 1 font (Emmentaler).
+    const page = await renderFirst(devSet('mono-aubade-voice/score.pdf'), 100);
+    expect([page.width, page.height, page.channels]).toEqual([826, 1169, 3]);
+    // Staff lines: rows dark across more than half the page width.
+    const lineRows: number[] = [];
+    for (let y = 0; y < page.height; y++) {
+      let dark = 0;
+      for (let x = 0; x < page.width; x++) if (value(page, x, y) < 160) dark++;
+      if (dark > page.width / 2) lineRows.push(y);
+    }
+    // Eight staves of five lines (a line may straddle two rows), and a few long lyric extenders.
+    expect(lineRows.length).toBeGreaterThanOrEqual(40);
+    expect(lineRows.length).toBeLessThanOrEqual(90);
+    // Paper stays white away from the music.
+    expect(value(page, 5, 5)).toBe(255);
+  });
+
+  it('renders at 300 dpi by default', async () => {
+    const page = await renderFirst(devSet('mono-aubade-voice/score.pdf'));
+    expect([page.width, page.height]).toEqual([2479, 3508]);
+  });
+
+  it('renders every page of a MuseScore PDF (embedded TrueType music font)', async () => {
+    const doc = await openPdf(devSet('piano-il-pleure/score.pdf'));
+    expect(doc.pageCount).toBe(2);
+    for (let index = 0; index < 2; index++) {
+      const page = await doc.renderPage(index, { dpi: 50 });
+      let dark = 0;
+      for (let i = 0; i < page.width * page.height; i++) if (page.data[i * 3]! < 128) dark++;
+      // Music covers a few percent of an engraved page.
+      expect(dark / (page.width * page.height)).toBeGreaterThan(0.01);
+    }
+    await doc.close();
+  });
+
+  it('puts drawings where the page says, top row first, exactly at 72 dpi', async () => {
+    // A 20×20 pt square 10 pt from the left and 40 pt from the bottom of a 144×72 pt page.
+    const page = await renderFirst(buildPdf([{ width: 144, height: 72, content: '0 g 10 40 20 20 re f' }]), 72);
+    expect([page.width, page.height]).toEqual([144, 72]);
+    const black: string[] = [];
+    for (let y = 0; y < page.height; y++) for (let x = 0; x < page.width; x++) if (value(page, x, y) < 128) black.push(`${x},${y}`);
+    expect(black.length).toBe(400);
+    expect(black[0]).toBe('10,12');
+    expect(black.at(-1)).toBe('29,31');
+  });
+
+  it("applies the page's own rotation", async () => {
+    const page = await renderFirst(buildPdf([{ width: 144, height: 72, content: '0 g 10 40 20 20 re f', rotate: 90 }]), 72);
+    expect([page.width, page.height]).toEqual([72, 144]);
+    // Turned a quarter clockwise: the square's top-left corner moves from (10, 12) to (72 − 32, 10).
+    expect(value(page, 40, 10)).toBe(0);
+    expect(value(page, 59, 29)).toBe(0);
+    expect(value(page, 39, 10)).toBe(255);
+  });
+
+  it('lowers the resolution of pages that would exceed the pixel limit, keeping their shape', async () => {
+    const page = await renderFirst(buildPdf([{ width: 3000, height: 3000, content: '0 g 0 0 100 100 re f' }]));
+    expect(page.width).toBe(page.height);
+    expect(page.width * page.height).toBeLessThanOrEqual(MAX_PDF_PAGE_PIXELS);
+    expect(page.width * page.height).toBeGreaterThan(0.99 * MAX_PDF_PAGE_PIXELS);
+  });
+
+  it('keeps very long pages within the longest side an image may have', async () => {
+    const page = await renderFirst(buildPdf([{ width: 14_400, height: 100 }]), 300);
+    expect([page.width, page.height]).toEqual([32_768, 228]);
+  });
+
+  it("leaves the caller's bytes intact (pdf.js detaches what it is given)", async () => {
+    const bytes = buildPdf([{ width: 72, height: 72 }]);
+    const copy = bytes.slice();
+    const doc = await openPdf(bytes);
+    await doc.renderPage(0, { dpi: 10 });
+    await doc.close();
+    expect(bytes).toEqual(copy);
+  });
+
+  it('opens PDFs encrypted with an empty user password (owner restrictions only)', async () => {
+    const page = await renderFirst(fixture('owner-password-only.pdf'), 72);
+    expect([page.width, page.height]).toEqual([144, 72]);
+    expect(value(page, 72, 36)).toBe(0);
+    expect(value(page, 10, 10)).toBe(255);
+  });
+});
+
+describe('openPdf: refusals', () => {
+  it.each(['encrypted-aes256.pdf', 'encrypted-rc4.pdf'])('refuses %s, which needs a password, with ENCRYPTED_PDF', async (name) => {
+    const err = await errorOf(openPdf(fixture(name), { filename: name }));
+    expect(err.code).toBe('ENCRYPTED_PDF');
+    expect(err.message).toContain(`"${name}" is protected by a password`);
+  });
+
+  it('refuses a PDF without pages as corrupted', async () => {
+    const err = await errorOf(openPdf(buildPdf([]), { filename: 'empty.pdf' }));
+    expect(err.code).toBe('CORRUPTED_FILE');
+    expect(err.message).toMatch(/"empty\.pdf" is not a readable PDF file: it has no pages/);
+  });
+
+  it('refuses garbage and truncated files as corrupted, naming the file', async () => {
+    const score = devSet('mono-aubade-voice/score.pdf');
+    for (const bytes of [new TextEncoder().encode('%PDF-1.7\nnothing here'), new Uint8Array(100), score.subarray(0, score.length >> 1)]) {
+      const err = await errorOf(openPdf(bytes, { filename: 'x.pdf' }));
+      expect(err.code).toBe('CORRUPTED_FILE');
+      expect(err.message).toMatch(/^"x\.pdf" is not a readable PDF file/);
+    }
+  });
+
+  it('checks page numbers and resolutions, and refuses to render after closing', async () => {
+    const doc = await openPdf(buildPdf([{ width: 72, height: 72 }]));
+    for (const index of [-1, 1, 0.5, Number.NaN]) expect((await errorOf(doc.renderPage(index))).code).toBe('INVALID_ARGUMENT');
+    for (const dpi of [0, -72, 5000, Number.NaN]) expect((await errorOf(doc.renderPage(0, { dpi }))).code).toBe('INVALID_ARGUMENT');
+    await doc.close();
+    await doc.close();
+    expect((await errorOf(doc.renderPage(0))).code).toBe('INVALID_ARGUMENT');
+  });
+});
