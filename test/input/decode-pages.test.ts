@@ -1,0 +1,105 @@
+import jpeg from 'jpeg-js';
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { OmrError } from '../../src/errors.js';
+import { encodePng } from '../../src/image/png-encode.js';
+import { decodePages, type DecodedPage, type InputFile } from '../../src/input/decode-pages.js';
+import { MAX_FILE_BYTES } from '../../src/input/limits.js';
+import { buildPdf } from '../support/pdf-build.js';
+import { exifApp1Payload, withExif } from '../support/orientation-reference.js';
+
+const png: InputFile = { filename: 'one.png', data: encodePng({ width: 3, height: 2, channels: 1, data: new Uint8Array(6).fill(7) }) };
+/** A 16×8 JPEG that a phone recorded as needing a quarter turn. */
+const jpg: InputFile = {
+  filename: 'two.jpg',
+  data: withExif(new Uint8Array(jpeg.encode({ width: 16, height: 8, data: new Uint8Array(16 * 8 * 4).fill(200) }, 90).data), exifApp1Payload(6)),
+};
+/** Three pages whose sizes tell them apart. */
+const pdf: InputFile = {
+  filename: 'three.pdf',
+  mimeType: 'application/pdf',
+  data: buildPdf([
+    { width: 72, height: 36 },
+    { width: 36, height: 72 },
+    { width: 72, height: 72 },
+  ]),
+};
+const musicxml: InputFile = { filename: 'score.musicxml', data: strToU8('<?xml version="1.0"?><score-partwise version="4.0"/>') };
+const mxl: InputFile = { filename: 'score.mxl', data: zipSync({ 'META-INF/container.xml': strToU8('<container/>') }) };
+
+async function collect(files: InputFile[], dpi = 72): Promise<{ file: number; page: number; size: string }[]> {
+  const out: { file: number; page: number; size: string }[] = [];
+  for await (const p of decodePages(files, { dpi })) out.push({ file: p.file, page: p.page, size: `${p.raster.width}×${p.raster.height}×${p.raster.channels}` });
+  return out;
+}
+
+async function failure(files: InputFile[]): Promise<{ error: OmrError; pages: number }> {
+  let pages = 0;
+  try {
+    for await (const _ of decodePages(files)) pages++;
+  } catch (err) {
+    expect(err).toBeInstanceOf(OmrError);
+    return { error: err as OmrError, pages };
+  }
+  throw new Error('expected decodePages to fail');
+}
+
+describe('decodePages', () => {
+  it('yields every page of every file in order: a PDF its pages, an image one upright page', async () => {
+    expect(await collect([pdf, png, jpg, pdf])).toEqual([
+      { file: 0, page: 0, size: '72×36×3' },
+      { file: 0, page: 1, size: '36×72×3' },
+      { file: 0, page: 2, size: '72×72×3' },
+      { file: 1, page: 0, size: '3×2×1' },
+      { file: 2, page: 0, size: '8×16×3' },
+      { file: 3, page: 0, size: '72×36×3' },
+      { file: 3, page: 1, size: '36×72×3' },
+      { file: 3, page: 2, size: '72×72×3' },
+    ]);
+  });
+
+  it('renders PDF pages at the asked resolution', async () => {
+    expect((await collect([pdf], 144))[0]!.size).toBe('144×72×3');
+  });
+
+  it('decodes lazily: a consumer that stops early gets no more pages', async () => {
+    const pages = decodePages([pdf, png]);
+    const first = await pages.next();
+    expect((first.value as DecodedPage).page).toBe(0);
+    // Stopping closes the PDF (the generator's finally) and ends the sequence.
+    expect(await pages.return(undefined)).toEqual({ done: true, value: undefined });
+    expect(await pages.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it.each([
+    ['MusicXML', musicxml, /"score\.musicxml" is a MusicXML score, not a page to recognise/],
+    ['MXL', mxl, /"score\.mxl" is a compressed MusicXML \(\.mxl\) score, not a page to recognise/],
+  ])('refuses %s inputs before decoding any page', async (_, score, message) => {
+    const { error, pages } = await failure([png, score]);
+    expect(error.code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(error.message).toMatch(message);
+    expect(pages).toBe(0);
+  });
+
+  it('checks every file type and size before the first page', async () => {
+    const heic = { filename: 'IMG_1.heic', data: new Uint8Array([0, 0, 0, 20, ...strToU8('ftypheic'), 0, 0, 0, 0, ...strToU8('mif1')]) };
+    expect(await failure([png, heic])).toMatchObject({ pages: 0, error: { code: 'UNSUPPORTED_FILE_TYPE' } });
+    expect(await failure([png, { filename: 'blob', data: strToU8('????') }])).toMatchObject({ pages: 0, error: { code: 'OMR_MIME_REQUIRED' } });
+    expect(await failure([png, { filename: 'empty.png', data: new Uint8Array(0) }])).toMatchObject({
+      pages: 0,
+      error: { code: 'CORRUPTED_FILE', message: '"empty.png" is empty.' },
+    });
+    const huge = new Uint8Array(8);
+    Object.defineProperty(huge, 'length', { value: MAX_FILE_BYTES + 1 });
+    expect(await failure([png, { filename: 'huge.pdf', data: huge }])).toMatchObject({ pages: 0, error: { code: 'FILE_TOO_LARGE' } });
+    expect(await failure([])).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it("reports a broken file's own error after the pages before it", async () => {
+    const broken = { filename: 'broken.png', data: png.data.subarray(0, 30) };
+    const { error, pages } = await failure([pdf, broken]);
+    expect(pages).toBe(3);
+    expect(error.code).toBe('CORRUPTED_FILE');
+    expect(error.message).toMatch(/^"broken\.png" is not a readable PNG file/);
+  });
+});
