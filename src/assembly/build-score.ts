@@ -146,6 +146,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         if (last) clefState[s] = { sign: last.sign, line: last.line, ...(last.octaveChange ? { octaveChange: last.octaveChange } : {}) };
       });
       measures.forEach((measure, p) => {
+        measure.evidence = measureEvidence(system, slots, layout, p, left, right, measure);
         measure.voices.sort((a, b) => Number(a.id) - Number(b.id));
         measure.clefs.sort((a, b) => compare(a.offset, b.offset) || a.staff - b.staff);
         parts[p]!.measures.push(measure);
@@ -335,6 +336,17 @@ function clefDiatonic(clef: Clef): number {
 function clefPosition(clef: Clef): number {
   if (clef.sign === 'percussion' || clef.sign === 'none' || clef.sign === 'TAB') return 4;
   return 2 * (5 - clef.line);
+}
+
+/** A part's measure on the page: from barline to barline, over the part's staves; as sure as its events. */
+function measureEvidence(system: SystemReading, slots: readonly number[], layout: Layout, part: number, left: number, right: number, measure: Measure): Evidence | undefined {
+  const staves = system.staves.filter((_, k) => layout.slots[slots[k]!]?.part === part).map((r) => r.staff);
+  if (!staves.length) return undefined;
+  const y0 = Math.min(...staves.map((s) => Math.min(...s.lines[0]!)));
+  const y1 = Math.max(...staves.map((s) => Math.max(...s.lines[4]!)));
+  const confidences = measure.voices.flatMap((v) => v.events.flatMap((e) => (e.evidence ? [e.evidence.confidence] : [])));
+  const confidence = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : 1;
+  return evidenceOf(system.page, system.transform, { x0: left, x1: right, y0, y1 }, confidence);
 }
 
 function evidenceOf(page: number, transform: PageTransform, box: { x0: number; y0: number; x1: number; y1: number }, confidence: number): Evidence {

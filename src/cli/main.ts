@@ -1,6 +1,7 @@
 /**
  * The `scoresight` command line for Node scripts.
  *
+ *   scoresight recognize <page.pdf|.png|.jpg>... --out <dir> [--formats musicxml,mxl,midi,thumbnail.png] [--locale <bcp47>]
  *   scoresight convert <score.musicxml|.mxl> --out <dir> [--formats musicxml,mxl,midi]
  *
  * Exit codes: 0 success, 1 a failure with its error code printed, 2 a usage error.
@@ -12,13 +13,22 @@ import { OmrError } from '../errors.js';
 import { writeMidi } from '../exports/midi.js';
 import { writeMusicXml } from '../exports/musicxml.js';
 import { writeMxl } from '../exports/mxl.js';
+import { writeThumbnail } from '../exports/thumbnail.js';
+import type { Raster } from '../image/raster.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
+import { recognizeScore, type RecognizeProgress } from '../recognize/recognize-score.js';
+import { SYMBOL_MODEL_VERSION } from '../symbols/segment.js';
 import type { Score } from '../score/model.js';
 import { LIBRARY_VERSION } from '../version.js';
 
 const USAGE = `scoresight ${LIBRARY_VERSION}
 
 Usage:
+  scoresight recognize <file>... --out <dir> [--formats musicxml,mxl,midi,thumbnail.png] [--locale <bcp47>]
+      Recognises the given PDF, PNG and JPEG files as the pages of one score
+      and writes it as <dir>/<name>.<ext> for each format (musicxml by
+      default), <name> being the first file's name. --locale names the
+      language of the lyrics (BCP 47, e.g. de, en-GB).
   scoresight convert <score.musicxml|score.mxl> --out <dir> [--formats musicxml,mxl,midi]
       Reads a MusicXML or compressed MusicXML score and writes it in the given
       formats as <dir>/<name>.<ext> (musicxml by default).
@@ -26,10 +36,25 @@ Usage:
   scoresight --help
 `;
 
-const WRITERS: Record<string, { ext: string; write: (score: Score) => string | Uint8Array }> = {
-  musicxml: { ext: 'musicxml', write: (s) => writeMusicXml(s) },
-  mxl: { ext: 'mxl', write: (s) => writeMxl(s) },
-  midi: { ext: 'mid', write: (s) => writeMidi(s) },
+interface Output {
+  score: Score;
+  /** The first page, for the thumbnail (recognition only). */
+  firstPage?: Raster;
+  modelVersion?: string;
+}
+
+const WRITERS: Record<string, { ext: string; recognitionOnly?: boolean; write: (out: Output) => string | Uint8Array }> = {
+  musicxml: { ext: 'musicxml', write: (o) => writeMusicXml(o.score, { modelVersion: o.modelVersion }) },
+  mxl: { ext: 'mxl', write: (o) => writeMxl(o.score, { modelVersion: o.modelVersion }) },
+  midi: { ext: 'mid', write: (o) => writeMidi(o.score) },
+  'thumbnail.png': { ext: 'thumbnail.png', recognitionOnly: true, write: (o) => writeThumbnail(o.firstPage!) },
+};
+
+const STAGE_LABEL: Record<RecognizeProgress['stage'], string> = {
+  prepared: 'page prepared',
+  staves: 'staves found',
+  symbols: 'symbols read',
+  assembled: 'assembled',
 };
 
 export interface CliIO {
@@ -51,6 +76,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
       options: {
         out: { type: 'string', short: 'o' },
         formats: { type: 'string', short: 'f', default: 'musicxml' },
+        locale: { type: 'string', short: 'l' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -69,15 +95,27 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
     (values.help ? io.stdout : io.stderr)(USAGE);
     return values.help ? 0 : 2;
   }
-  if (command !== 'convert') {
+  if (command !== 'convert' && command !== 'recognize') {
     io.stderr(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
   const formats = values.formats.split(',').map((f) => f.trim()).filter(Boolean);
-  const unknown = formats.filter((f) => !WRITERS[f]);
+  const available = Object.keys(WRITERS).filter((f) => command === 'recognize' || !WRITERS[f]!.recognitionOnly);
+  const unknown = formats.filter((f) => !available.includes(f));
   if (unknown.length || !formats.length) {
-    io.stderr(`Unknown format(s): ${unknown.join(', ') || '(none)'}. Choose from ${Object.keys(WRITERS).join(', ')}.\n`);
+    io.stderr(`Unknown format(s): ${unknown.join(', ') || '(none)'}. Choose from ${available.join(', ')}.\n`);
     return 2;
+  }
+  if (values.locale !== undefined && !isLocale(values.locale)) {
+    io.stderr(`--locale takes a BCP 47 language code such as de or en-GB, not "${values.locale}".\n`);
+    return 2;
+  }
+  if (command === 'recognize') {
+    if (!inputs.length || !values.out) {
+      io.stderr(`recognize takes one or more page files and --out <dir>.\n\n${USAGE}`);
+      return 2;
+    }
+    return recognize(inputs, values.out, formats, io);
   }
   if (inputs.length !== 1 || !values.out) {
     io.stderr(`convert takes one score and --out <dir>.\n\n${USAGE}`);
@@ -91,7 +129,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
     for (const format of formats) {
       const writer = WRITERS[format]!;
       const path = join(values.out, `${name}.${writer.ext}`);
-      await writeFile(path, writer.write(score));
+      await writeFile(path, writer.write({ score }));
       io.stdout(`wrote ${path}\n`);
     }
     return 0;
@@ -101,6 +139,53 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
       io.stderr(`error INVALID_ARGUMENT: ${input} does not exist.\n`);
       return 1;
     }
+    io.stderr(`error ${error.code}: ${error.message}\n`);
+    return 1;
+  }
+}
+
+/** BCP 47 shape: a 2–3 letter language, then subtags (script, region, variant). */
+function isLocale(value: string): boolean {
+  return /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(value);
+}
+
+async function recognize(inputs: string[], outDir: string, formats: string[], io: CliIO): Promise<number> {
+  let current = inputs[0]!;
+  try {
+    const files = [];
+    for (const input of inputs) {
+      current = input;
+      files.push({ filename: basename(input), data: new Uint8Array(await readFile(input)) });
+    }
+    current = inputs[0]!;
+    const started = performance.now();
+    let firstPage: Raster | undefined;
+    // Progress on a terminal only: a script capturing stderr gets no carriage-return noise.
+    const tty = process.stderr.isTTY === true && io === consoleIO;
+    const score = await recognizeScore(files, {
+      onFirstPage: (raster) => (firstPage = raster),
+      onProgress: ({ page, stage }) => {
+        if (tty) io.stderr(`\rpage ${page + 1}: ${STAGE_LABEL[stage]}\u001b[K`);
+      },
+    });
+    if (tty) io.stderr('\r\u001b[K');
+    const notes = score.parts.reduce((n, p) => n + p.measures.reduce((m, measure) => m + measure.voices.reduce((v, voice) => v + voice.events.filter((e) => e.kind === 'note').length, 0), 0), 0);
+    io.stdout(`recognised ${score.parts.length} part(s), ${score.parts[0]?.measures.length ?? 0} measures, ${notes} notes in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    await mkdir(outDir, { recursive: true });
+    const name = basename(inputs[0]!, extname(inputs[0]!));
+    for (const format of formats) {
+      const writer = WRITERS[format]!;
+      const path = join(outDir, `${name}.${writer.ext}`);
+      await writeFile(path, writer.write({ score, firstPage, modelVersion: SYMBOL_MODEL_VERSION }));
+      io.stdout(`wrote ${path}\n`);
+    }
+    return 0;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      io.stderr(`error INVALID_ARGUMENT: ${current} does not exist.\n`);
+      return 1;
+    }
+    const error = OmrError.from(err);
     io.stderr(`error ${error.code}: ${error.message}\n`);
     return 1;
   }

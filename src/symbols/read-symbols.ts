@@ -127,6 +127,9 @@ const ACCIDENTAL_KIND: Partial<Record<SymbolClass, AccidentalKind>> = {
   doubleSharp: 'double-sharp',
   doubleFlat: 'flat-flat',
 };
+/** Usual width of each accidental, in staff spaces. */
+const ACCIDENTAL_WIDTH: Record<AccidentalKind, number> = { sharp: 1.05, flat: 0.95, natural: 0.75, 'double-sharp': 1, 'flat-flat': 1.7 };
+
 const CLEF_KIND: Partial<Record<SymbolClass, ClefKind>> = { clefG: 'G', clefF: 'F', clefC: 'C', clefOther: 'other' };
 
 export function readSymbols(map: ClassMap, staves: readonly Staff[], space: number): PageSymbols {
@@ -155,11 +158,15 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const dots = placed(['augmentationDot'], (c, p) => (c.x1 - c.x0 <= space * 0.9 && c.y1 - c.y0 <= space * 0.9 ? { ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 } : undefined), 1);
   const accidentals = placed(['sharp', 'flat', 'natural', 'doubleSharp', 'doubleFlat'], (c, p) => {
     const kind = ACCIDENTAL_KIND[nameOf(c.cls)]!;
-    // A flat's bowl, not its box centre, sits on the note's line or space: the stem rises above it.
-    const y = kind === 'flat' || kind === 'flat-flat' ? c.y1 - space * 0.55 : (c.y0 + c.y1) / 2;
-    const x = (c.x0 + c.x1) / 2;
-    return { ...p, kind, position: Math.round(staffPosition(staves[p.staff]!, x, y)) };
-  }, 6);
+    // Key-signature accidentals stand close enough to merge into one component: split them into columns.
+    const width = ACCIDENTAL_WIDTH[kind] * space;
+    const n = Math.max(1, Math.round((c.x1 - c.x0) / width));
+    return columnBoxes(c, map, n).map((box): AccidentalSymbol => {
+      // A flat's bowl, not its box centre, sits on the note's line or space: the stem rises above it.
+      const y = kind === 'flat' || kind === 'flat-flat' ? box.y1 - space * 0.55 : (box.y0 + box.y1) / 2;
+      return { ...p, ...box, kind, position: Math.round(staffPosition(staves[p.staff]!, (box.x0 + box.x1) / 2, y)) };
+    });
+  }, 6).flat();
   const clefs = placed(['clefG', 'clefF', 'clefC', 'clefOther'], (c, p) => (c.y1 - c.y0 >= space * 1.5 ? { ...p, kind: CLEF_KIND[nameOf(c.cls)]! } : undefined), 10);
   const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
@@ -198,6 +205,21 @@ function coversStaff(c: Component, staff: Staff, space: number): boolean {
   const top = staffPosition(staff, x, c.y0);
   const bottom = staffPosition(staff, x, c.y1);
   return top <= 1 && bottom >= 7;
+}
+
+/** A component cut into `n` equal columns, each boxed tightly around its own pixels. */
+function columnBoxes(c: Component, map: ClassMap, n: number): Box[] {
+  if (n <= 1) return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1 }];
+  const width = (c.x1 - c.x0) / n;
+  const boxes = Array.from({ length: n }, (_, k) => ({ x0: c.x0 + k * width, x1: c.x0 + (k + 1) * width, y0: Infinity, y1: -Infinity }));
+  for (const i of c.pixels) {
+    const x = (i % map.width) * MAP_SCALE;
+    const y = Math.floor(i / map.width) * MAP_SCALE;
+    const box = boxes[Math.min(n - 1, Math.floor((x - c.x0) / width))]!;
+    box.y0 = Math.min(box.y0, y);
+    box.y1 = Math.max(box.y1, y + MAP_SCALE);
+  }
+  return boxes.filter((b) => b.y1 > b.y0);
 }
 
 /** Median number of class-map pixels per row: the width of a vertical stroke. */

@@ -13,6 +13,8 @@ import type { GrayImage } from '../image/gray.js';
 import type { Staff } from '../staves/detect-staves.js';
 
 export const SYMBOL_MODEL_FILE = 'symbols.onnx';
+/** Version of the committed model (its card's `version`), written into every recognised MusicXML. */
+export const SYMBOL_MODEL_VERSION = 'symbols-1';
 
 /** Class index per pixel at half the prepared page's resolution (0 = background). */
 export interface ClassMap {

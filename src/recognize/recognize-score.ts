@@ -1,0 +1,48 @@
+/**
+ * Recognition of a whole job: every page of every file, in order, through
+ * the page pipeline, then joined into one score. Pages are decoded and
+ * recognised one at a time, so memory holds a single page however many
+ * there are, and time grows linearly with pages. A page without staves
+ * (a title page) is skipped; a job without any music fails with
+ * NO_MUSIC_DETECTED.
+ */
+import { OmrError } from '../errors.js';
+import { buildScore } from '../assembly/build-score.js';
+import type { SystemReading } from '../assembly/read-page.js';
+import type { Raster } from '../image/raster.js';
+import { decodePages, type InputFile } from '../input/decode-pages.js';
+import type { Score } from '../score/model.js';
+import { recognizePage, type PageStage } from './recognize-page.js';
+
+export interface RecognizeProgress {
+  /** 0-based index of the page being worked on, over all files. */
+  page: number;
+  stage: PageStage;
+}
+
+export interface RecognizeOptions {
+  onProgress?: (progress: RecognizeProgress) => void;
+  /** Receives the first page's raster (for a thumbnail) before it is recognised. */
+  onFirstPage?: (raster: Raster) => void;
+  /** Resolution PDF pages are rendered at. */
+  dpi?: number;
+}
+
+export async function recognizeScore(files: readonly InputFile[], options: RecognizeOptions = {}): Promise<Score> {
+  const readings: SystemReading[] = [];
+  let index = 0;
+  let empty: OmrError | undefined;
+  for await (const { raster } of decodePages(files, { dpi: options.dpi })) {
+    if (index === 0) options.onFirstPage?.(raster);
+    const page = index++;
+    try {
+      readings.push(...(await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }))));
+    } catch (err) {
+      // A title page or a page of text among the music is skipped; a job with no music at all fails.
+      if (err instanceof OmrError && err.code === 'NO_MUSIC_DETECTED') empty ??= err;
+      else throw err;
+    }
+  }
+  if (!readings.length) throw empty ?? new OmrError('NO_MUSIC_DETECTED', 'No music staves were found in the files given.');
+  return buildScore(readings);
+}
