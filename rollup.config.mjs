@@ -11,11 +11,22 @@ const external = (id) =>
 const ts = () =>
   typescript({ tsconfig: './tsconfig.build.json', declaration: false, declarationMap: false, outDir: undefined, sourceMap: true });
 
+// src/env.ts finds models/ one folder up from src/; a built file sits two up (dist/node/*.js), so the
+// built copy looks two folders up. Chunks stay beside their entries to keep that depth fixed.
+const assetPaths = () => ({
+  name: 'asset-paths',
+  transform(code, id) {
+    if (!id.replaceAll('\\', '/').endsWith('/src/env.ts')) return null;
+    if (!code.includes("'../models/'")) throw new Error('src/env.ts no longer names ../models/: update rollup.config.mjs');
+    return { code: code.replace("'../models/'", "'../../models/'"), map: null };
+  },
+});
+
 const build = (input, dir) => ({
   input,
   external,
-  plugins: [ts()],
-  output: { dir, format: 'es', sourcemap: true, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+  plugins: [assetPaths(), ts()],
+  output: { dir, format: 'es', sourcemap: true, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
   onwarn(warning, warn) {
     // xmlbuilder2 and fflate are external; anything else unresolved is a real problem.
     if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(warning.message);

@@ -150,14 +150,17 @@ function isLocale(value: string): boolean {
 }
 
 async function recognize(inputs: string[], outDir: string, formats: string[], io: CliIO): Promise<number> {
-  let current = inputs[0]!;
-  try {
-    const files = [];
-    for (const input of inputs) {
-      current = input;
+  const files = [];
+  for (const input of inputs) {
+    try {
       files.push({ filename: basename(input), data: new Uint8Array(await readFile(input)) });
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(err as Error).message})`;
+      io.stderr(`error INVALID_ARGUMENT: ${input} ${reason}.\n`);
+      return 1;
     }
-    current = inputs[0]!;
+  }
+  try {
     const started = performance.now();
     let firstPage: Raster | undefined;
     // Progress on a terminal only: a script capturing stderr gets no carriage-return noise.
@@ -181,10 +184,6 @@ async function recognize(inputs: string[], outDir: string, formats: string[], io
     }
     return 0;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      io.stderr(`error INVALID_ARGUMENT: ${current} does not exist.\n`);
-      return 1;
-    }
     const error = OmrError.from(err);
     io.stderr(`error ${error.code}: ${error.message}\n`);
     return 1;
