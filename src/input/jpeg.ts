@@ -84,7 +84,7 @@ export function decodeJpeg(bytes: Uint8Array, options: JpegDecodeOptions = {}): 
     if (/^Unsupported color mode/.test(message)) {
       throw new OmrError('UNSUPPORTED_FILE_TYPE', `${fileLabel(filename)} is a JPEG in a colour mode ScoreSight cannot decode (${message}); save it as RGB JPEG or PNG.`);
     }
-    throw corruptedFile(filename, 'JPEG', message, err);
+    throw corruptedFile(filename, 'JPEG', `its image data is damaged (${message.replace(/\.$/, '')})`, err);
   }
   if (decoded.width !== header.width || decoded.height !== header.height || decoded.data.length !== header.width * header.height * 3) {
     throw corruptedFile(filename, 'JPEG', 'its frame header and image data disagree');

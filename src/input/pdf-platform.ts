@@ -9,7 +9,8 @@
  *   opened, through a specifier bundlers do not follow, so the library never
  *   loads a native module unless it renders a PDF, and browser bundles never
  *   try to include one. Font and colour-profile data come from the installed
- *   pdfjs-dist package, read from disk.
+ *   pdfjs-dist package, read from disk. pdf.js's stray rejections on damaged
+ *   files are kept from ending the process (`pdfjs-rejections.ts`).
  * - Browsers: the modern build, drawing on OffscreenCanvas, which exists in
  *   Web Workers as well as on pages (nothing here touches the DOM). pdf.js
  *   parses in its own worker when the host set `GlobalWorkerOptions.workerSrc`
@@ -20,6 +21,7 @@
  * eval, fonts drawn as outlines from the file's own embedded font programs.
  */
 import { OmrError } from '../errors.js';
+import { ignorePdfjsStrayRejections } from './pdfjs-rejections.js';
 
 type Pdfjs = typeof import('pdfjs-dist');
 
@@ -56,6 +58,7 @@ const importHidden = (specifier: string): Promise<unknown> => import(/* @vite-ig
 async function loadNode(): Promise<PdfPlatform> {
   const canvasModule = (await importHidden('@napi-rs/canvas')) as typeof import('@napi-rs/canvas');
   const pdfjs = (await importHidden('pdfjs-dist/legacy/build/pdf.mjs')) as Pdfjs;
+  ignorePdfjsStrayRejections();
   const { createRequire } = process.getBuiltinModule('module');
   const root = createRequire(import.meta.url)
     .resolve('pdfjs-dist/package.json')

@@ -1,10 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import type { Raster } from '../../src/image/raster.js';
 import { MAX_PDF_PAGE_PIXELS } from '../../src/input/limits.js';
 import { openPdf } from '../../src/input/pdf.js';
+import { isPdfjsStrayRejection } from '../../src/input/pdfjs-rejections.js';
 import { buildPdf } from '../support/pdf-build.js';
+import { watchingRejections } from '../support/rejections.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/input/${name}`, import.meta.url)));
 const devSet = (path: string) => new Uint8Array(readFileSync(new URL(`../../bench/dev-set/${path}`, import.meta.url)));
@@ -146,5 +152,44 @@ describe('openPdf: refusals', () => {
     await doc.close();
     await doc.close();
     expect((await errorOf(doc.renderPage(0))).code).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('openPdf: stray pdf.js rejections', () => {
+  it('happen on this damaged PDF, and are told apart from other rejections', async () => {
+    const seen = await watchingRejections(async () => {
+      const doc = await openPdf(fixture('stray-rejection.pdf'));
+      for (let i = 0; i < doc.pageCount; i++) await doc.renderPage(i, { dpi: 36 });
+      await doc.close();
+    });
+    expect(seen).toEqual({ stray: 1, other: [] });
+    expect(isPdfjsStrayRejection(new Error('elsewhere'))).toBe(false);
+    expect(isPdfjsStrayRejection('text')).toBe(false);
+    expect(isPdfjsStrayRejection(null)).toBe(false);
+  });
+
+  it('do not end the Node process on a damaged PDF that leaves them', () => {
+    // Without the guard in src/input/pdfjs-rejections.ts, this file makes Node exit with an "unhandled rejection".
+    const dir = mkdtempSync(join(tmpdir(), 'scoresight-pdf-'));
+    try {
+      const script = join(dir, 'open.mts');
+      const pdfModule = new URL('../../src/input/pdf.ts', import.meta.url).href;
+      const fixturePath = fileURLToPath(new URL('../fixtures/input/stray-rejection.pdf', import.meta.url));
+      writeFileSync(
+        script,
+        `import { readFileSync } from 'node:fs';
+import { openPdf } from ${JSON.stringify(pdfModule)};
+const doc = await openPdf(new Uint8Array(readFileSync(${JSON.stringify(fixturePath)})));
+for (let i = 0; i < doc.pageCount; i++) await doc.renderPage(i, { dpi: 36 });
+await doc.close();
+await new Promise((resolve) => setTimeout(resolve, 200));
+console.log('still running');
+`,
+      );
+      const output = execFileSync(process.execPath, ['--import', 'tsx', script], { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8' });
+      expect(output).toContain('still running');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
