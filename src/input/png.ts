@@ -49,7 +49,7 @@ const ADAM7 = [
 ] as const;
 
 /** Compressed data is fed to the inflater in pieces of at most this size. */
-const INFLATE_PIECE = 64 * 1024;
+const INFLATE_PIECE = 16 * 1024;
 
 interface Header {
   width: number;
