@@ -87,7 +87,7 @@ export async function openPdf(bytes: Uint8Array, options: PdfOpenOptions = {}): 
       }
       const dpi = renderOptions.dpi ?? DEFAULT_PDF_DPI;
       if (!(dpi > 0 && dpi <= MAX_PDF_DPI)) throw new OmrError('INVALID_ARGUMENT', `dpi must be above 0 and at most ${MAX_PDF_DPI}, got ${dpi}.`);
-      const pageLabel = `page ${index + 1} of ${filename ?? 'the PDF'}`;
+      const pageLabel = `its page ${index + 1}`;
       let page;
       try {
         page = await doc.getPage(index + 1);
