@@ -5,6 +5,7 @@
  * their heads. Pitches and durations are settled later (build-score.ts),
  * when the clef, key and time in force from earlier pages are known.
  */
+import type { GrayImage } from '../image/gray.js';
 import type { TimeSignature } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
@@ -38,26 +39,34 @@ export interface SystemReading {
   space: number;
 }
 
-export function readPage(page: number, transform: PageTransform, staves: readonly Staff[], systems: readonly StaffSystem[], symbols: PageSymbols, space: number): SystemReading[] {
+export interface PageImage {
+  /** The prepared page (digits are read from its pixels). */
+  gray: GrayImage;
+  /** Staff-line thickness on the prepared page. */
+  lineThickness: number;
+  transform: PageTransform;
+}
+
+export async function readPage(page: number, image: PageImage, staves: readonly Staff[], systems: readonly StaffSystem[], symbols: PageSymbols, space: number): Promise<SystemReading[]> {
   const items = buildStrokes(symbols, space);
-  return systems.map((system) => {
+  return Promise.all(systems.map(async (system) => {
     const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space);
     const inner = measures.bounds.slice(1, -1);
-    const readings = system.staves.map((index): StaffReading => {
+    const readings = await Promise.all(system.staves.map(async (index): Promise<StaffReading> => {
       const staff = staves[index]!;
       const signatures = staffSignatures(index, staff, symbols, inner, space);
       const mine = items.filter((item) => item.staff === index && item.x > staff.x0 - space).sort((a, b) => a.x - b.x);
       return {
         staff,
         signatures,
-        times: signatures.times.map((t) => ({ x: t.x, value: readTimeSignature(t.value, staff, space) })),
+        times: await Promise.all(signatures.times.map(async (t) => ({ x: t.x, value: await readTimeSignature(t.value, staff, image.gray, image.lineThickness) }))),
         items: mine,
         tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index).map((t) => t.x), space),
         accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), space),
       };
-    });
-    return { page, transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, space };
-  });
+    }));
+    return { page, transform: image.transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, space };
+  }));
 }
 
 /**
@@ -105,7 +114,8 @@ function braceRanges(system: readonly number[], staves: readonly Staff[], symbol
       const overlap = Math.min(bottom, brace.y1) - Math.max(top, brace.y0);
       return overlap > (bottom - top) * 0.6 ? [k] : [];
     });
-    if (covered.length >= 2) ranges.push([covered[0]!, covered[covered.length - 1]!]);
+    // A brace holds one instrument's staves: two (piano, harp) or three (organ). A longer one is a bracket.
+    if (covered.length >= 2 && covered.length <= 3) ranges.push([covered[0]!, covered[covered.length - 1]!]);
   }
   return ranges;
 }

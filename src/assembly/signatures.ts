@@ -27,10 +27,10 @@ export interface StaffSignatures {
 
 export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageSymbols, barlineXs: readonly number[], space: number): StaffSignatures {
   const mine = <T extends { staff: number; x0: number }>(list: readonly T[]) => list.filter((s) => s.staff === staffIndex).sort((a, b) => a.x0 - b.x0);
-  const clefSymbols = mine(symbols.clefs);
+  const clefSymbols = mine(symbols.clefs).filter((c, i) => i === 0 || plausibleClef(c, staff, space));
   const clefs = clefSymbols.map((c) => ({ x: (c.x0 + c.x1) / 2, value: readClef(c, staff) }));
   const heads = mine(symbols.heads);
-  const times = groupTime(mine(symbols.time), space);
+  const times = groupTime(mine(symbols.time), space).filter((t) => plausibleTime(t.value, staff));
   const accidentals = mine(symbols.accidentals);
   const keyAccidentals = new Set<AccidentalSymbol>();
   const keys: Placed<number>[] = [];
@@ -38,13 +38,42 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageS
   const starts = [...clefSymbols.map((c) => c.x1), ...barlineXs.map((x) => x + space * 0.3)].sort((a, b) => a - b);
   if (!clefSymbols.length) starts.unshift(staff.x0 + space * 3);
   for (const from of starts) {
-    const run = keyRun(accidentals, heads, from, times, space);
+    let run = keyRun(accidentals, heads, from, times, space);
     if (!run.length) continue;
     run.forEach((a) => keyAccidentals.add(a));
-    const sharps = run[0]!.kind === 'sharp';
-    keys.push({ x: run[0]!.x0, value: run[0]!.kind === 'natural' ? 0 : sharps ? run.length : -run.length });
+    const x = run[0]!.x0;
+    // Naturals cancel the old key; the new key's sharps or flats may follow them.
+    if (run[0]!.kind === 'natural') {
+      const after = keyRun(accidentals, heads, run[run.length - 1]!.x1, times, space);
+      after.forEach((a) => keyAccidentals.add(a));
+      run = after;
+    }
+    keys.push({ x, value: !run.length ? 0 : run[0]!.kind === 'sharp' ? run.length : -run.length });
   }
   return { clefs, keys, times, keyAccidentals };
+}
+
+/** Least height, in spaces, of a clef (a change is drawn smaller than the opening clef, not tiny). */
+const CLEF_MIN_HEIGHT: Record<ClefSymbol['kind'], number> = { G: 4.2, F: 2.2, C: 2.8, other: 1.8 };
+
+/**
+ * A clef after the opening one is a change, and the model sometimes sees one
+ * in a dynamic or a word; a real one is big enough, sits across the staff's
+ * middle and the model is sure of it.
+ */
+function plausibleClef(c: ClefSymbol, staff: Staff, space: number): boolean {
+  const x = (c.x0 + c.x1) / 2;
+  const middle = staffPosition(staff, x, (c.y0 + c.y1) / 2);
+  return c.y1 - c.y0 >= CLEF_MIN_HEIGHT[c.kind] * space && middle > 1 && middle < 7 && c.confidence >= 0.7;
+}
+
+/** Time-signature glyphs stand on the staff, centred on its middle line, two spaces tall or more. */
+function plausibleTime(glyphs: readonly TimeGlyph[], staff: Staff): boolean {
+  const x0 = Math.min(...glyphs.map((g) => g.x0));
+  const x1 = Math.max(...glyphs.map((g) => g.x1));
+  const top = staffPosition(staff, (x0 + x1) / 2, Math.min(...glyphs.map((g) => g.y0)));
+  const bottom = staffPosition(staff, (x0 + x1) / 2, Math.max(...glyphs.map((g) => g.y1)));
+  return top < 2.5 && bottom > 5.5 && Math.abs((top + bottom) / 2 - 4) < 1.5;
 }
 
 function readClef(c: ClefSymbol, staff: Staff): Clef {
@@ -103,6 +132,5 @@ function keyRun(accidentals: readonly AccidentalSymbol[], heads: readonly Head[]
     reach = a.x1 + space * 1.4;
     if (run.length === 7) break;
   }
-  // Naturals count only as a cancellation when nothing else follows; the key is then C.
   return run;
 }

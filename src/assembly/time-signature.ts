@@ -1,25 +1,42 @@
 /**
  * The value of a time signature from its glyphs: common time (C) and cut
  * time (¢, the C with a stroke through it, taller than the staff's middle),
- * or numbers — read digit by digit where a digit reader is available.
+ * or two numbers read digit by digit (symbols/digits.ts).
  *
- * When the glyphs cannot be read, the signature is left undefined and the
- * score builder infers it from what the measures hold (inferTimeSignature).
+ * When the glyphs cannot be read with confidence, or read as something no
+ * one writes (5/3), the signature is left undefined and the score builder
+ * infers it from what the measures hold (inferTimeSignature).
  */
 import { compare, frac, toNumber, type Fraction } from '../score/fraction.js';
 import type { TimeSignature } from '../score/model.js';
-import type { Staff } from '../staves/detect-staves.js';
+import type { GrayImage } from '../image/gray.js';
+import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import { localSpace } from '../staves/staff-geometry.js';
+import { digitCells, readDigits, signatureHalves } from '../symbols/digits.js';
 import type { TimeGlyph } from '../symbols/read-symbols.js';
 
-export function readTimeSignature(glyphs: readonly TimeGlyph[], staff: Staff, space: number): TimeSignature | undefined {
+const BEAT_TYPES = new Set([1, 2, 4, 8, 16, 32, 64]);
+/** Below this probability a digit is a guess, and a guessed signature is worse than an inferred one. */
+const MIN_DIGIT_PROBABILITY = 0.6;
+
+export async function readTimeSignature(glyphs: readonly TimeGlyph[], staff: Staff, gray: GrayImage, lineThickness: number): Promise<TimeSignature | undefined> {
+  const x0 = Math.min(...glyphs.map((g) => g.x0));
+  const x1 = Math.max(...glyphs.map((g) => g.x1));
+  const space = localSpace(staff, (x0 + x1) / 2) || staff.space;
   const common = glyphs.find((g) => g.common);
   if (common) {
-    const s = localSpace(staff, (common.x0 + common.x1) / 2) || space;
     // ¢'s stroke reaches beyond the C, which itself spans two spaces.
-    return common.y1 - common.y0 > s * 2.7 ? { beats: 2, beatType: 2, symbol: 'cut' } : { beats: 4, beatType: 4, symbol: 'common' };
+    return common.y1 - common.y0 > space * 2.7 ? { beats: 2, beatType: 2, symbol: 'cut' } : { beats: 4, beatType: 4, symbol: 'common' };
   }
-  return undefined;
+  const lines = [0, 1, 2, 3, 4].map((l) => staffLineY(staff, l, (x0 + x1) / 2));
+  const [top, bottom] = signatureHalves(lines, x0, x1, space, lineThickness).map((region) => digitCells(gray, region, lines, lineThickness));
+  if (!top!.length || !bottom!.length || top!.length > 2 || bottom!.length > 2) return undefined;
+  const digits = await readDigits([...top!, ...bottom!]);
+  if (digits.some((d) => d.probability < MIN_DIGIT_PROBABILITY)) return undefined;
+  const number = (ds: typeof digits) => Number(ds.map((d) => d.digit).join(''));
+  const beats = number(digits.slice(0, top!.length));
+  const beatType = number(digits.slice(top!.length));
+  return beats >= 1 && BEAT_TYPES.has(beatType) ? { beats, beatType } : undefined;
 }
 
 /**

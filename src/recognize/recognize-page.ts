@@ -23,7 +23,8 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   const map = await segmentSymbols(prepared.gray, staves);
   const symbols = readSymbols(map, staves, CANONICAL_STAFF_SPACE);
   onStage?.('symbols');
-  const readings = readPage(page, prepared.transform, staves, systems, symbols, CANONICAL_STAFF_SPACE);
+  const image = { gray: prepared.gray, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
+  const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);
   onStage?.('assembled');
   return readings;
 }
