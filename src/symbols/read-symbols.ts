@@ -99,7 +99,10 @@ export interface PageSymbols {
   barlines: BarlineSymbol[];
   tuplets: Mark[];
   repeatDots: Mark[];
-  /** Curly braces at the left of systems (a grand staff), told apart from square brackets by shape. */
+  /**
+   * Braces at the left of systems (a grand staff): anything brace-or-bracket
+   * shaped short enough for two staves, and taller ones that curve like a brace.
+   */
   braces: Box[];
   /** The class map itself, for measurements that need pixels (beams). */
   map: ClassMap;
@@ -152,7 +155,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     .flatMap(({ c, p }) => splitHeads(c, p, staves[p.staff]!, map, space, headWidth))
     .filter((h) => onLedgers(h, map, space));
 
-  const stems = placed(['stem'], (c, p) => (c.y1 - c.y0 >= space * 1.5 && c.x1 - c.x0 <= space * 0.8 ? { ...p, x: (c.x0 + c.x1) / 2 } : undefined));
+  const stems = joinStems(placed(['stem'], (c, p) => (c.x1 - c.x0 <= space * 0.8 ? { ...p, x: (c.x0 + c.x1) / 2 } : undefined), 1), space).filter((st) => st.y1 - st.y0 >= space * 1.5);
   const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
   const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => ({ ...p, kind: REST_KIND[nameOf(c.cls)]! }), 4);
   const dots = placed(['augmentationDot'], (c, p) => (c.x1 - c.x0 <= space * 0.9 && c.y1 - c.y0 <= space * 0.9 ? { ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 } : undefined), 1);
@@ -176,7 +179,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     if (!covered.length || c.x1 - c.x0 > space * 1.2) return [];
     return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x: (c.x0 + c.x1) / 2, thickness: strokeWidth(c, map), confidence: c.confidence, staves: covered }];
   });
-  const braces = classComponents(map, idx(['braceBracket']), 10).filter((c) => c.y1 - c.y0 > space * 6 && isBrace(c, map, space));
+  const braces = classComponents(map, idx(['braceBracket']), 10).filter((c) => c.y1 - c.y0 > space * 6 && (c.y1 - c.y0 < space * 26 || isBrace(c, map, space)));
   return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines, tuplets, repeatDots, braces, map };
 }
 
@@ -196,6 +199,28 @@ function isBrace(c: Component, map: ClassMap, space: number): boolean {
   const inner = rows.slice(Math.floor(rows.length * 0.15), Math.ceil(rows.length * 0.85)).map((y) => (sum.get(y)![0] / sum.get(y)![1]) * MAP_SCALE);
   if (inner.length < 4) return false;
   return Math.max(...inner) - Math.min(...inner) > space * 0.5;
+}
+
+/**
+ * A chord's stem runs through its heads, whose pixels cut it into pieces;
+ * pieces on one line with head-sized gaps between them are one stem again.
+ */
+function joinStems(pieces: readonly Stem[], space: number): Stem[] {
+  const sorted = [...pieces].sort((a, b) => a.x - b.x || a.y0 - b.y0);
+  const stems: Stem[] = [];
+  for (const piece of sorted) {
+    const same = stems.find((s) => Math.abs(s.x - piece.x) <= space * 0.3 && piece.y0 - s.y1 <= space * 1.4 && s.y0 - piece.y1 <= space * 1.4);
+    if (!same) {
+      stems.push({ ...piece });
+      continue;
+    }
+    same.y0 = Math.min(same.y0, piece.y0);
+    same.y1 = Math.max(same.y1, piece.y1);
+    same.x0 = Math.min(same.x0, piece.x0);
+    same.x1 = Math.max(same.x1, piece.x1);
+    same.confidence = Math.min(same.confidence, piece.confidence);
+  }
+  return stems;
 }
 
 /** Does a vertical component run from (near) the top line to (near) the bottom line of the staff? */
