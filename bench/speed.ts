@@ -1,52 +1,56 @@
 /**
- * `npm run bench:speed` — seconds per page of the engine stages that exist so
- * far (page preparation, staff detection, systems, symbol segmentation), on
- * the dev set's scan pages, in Node with one WebAssembly thread. Prints the
- * median, the slowest page and the peak resident memory.
+ * `npm run bench:speed` — seconds per page of the whole recognition (decoding,
+ * preparation, staves, segmentation, symbols, assembly, score) in Node with
+ * one WebAssembly thread, page by page over the dev set:
+ *
+ *   npm run bench:speed [-- --condition scan|photo|clean]
+ *
+ * `clean` renders each PDF page at 300 dpi. Prints the median, the slowest
+ * page and the process's peak resident memory (the model sessions included).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { OmrError } from '../src/errors.js';
-import type { Raster } from '../src/image/raster.js';
-import { decodeJpeg } from '../src/input/jpeg.js';
-import { decodePng } from '../src/input/png.js';
-import { CANONICAL_STAFF_SPACE, preparePage } from '../src/preparation/prepare-page.js';
-import { detectStaves } from '../src/staves/detect-staves.js';
-import { groupSystems } from '../src/staves/systems.js';
-import { segmentSymbols } from '../src/symbols/segment.js';
+import { decodePages } from '../src/input/decode-pages.js';
+import { recognizePage } from '../src/recognize/recognize-page.js';
+import { buildScore } from '../src/assembly/build-score.js';
 
 const DEV_SET = resolve(import.meta.dirname, 'dev-set');
 
-function decode(path: string): Raster {
-  const bytes = readFileSync(path);
-  return path.endsWith('.png') ? decodePng(bytes) : decodeJpeg(bytes);
+interface Entry {
+  id: string;
+  files: { pdf: string; scan: string[]; photo: string[] };
 }
 
 async function main(): Promise<void> {
-  const manifest = JSON.parse(readFileSync(join(DEV_SET, 'manifest.json'), 'utf8')) as { documents: { files: { scan: string[] } }[] };
-  const pages = manifest.documents.flatMap((d) => d.files.scan);
+  const { values } = parseArgs({ options: { condition: { type: 'string', default: 'scan' } } });
+  const condition = values.condition as 'scan' | 'photo' | 'clean';
+  const manifest = JSON.parse(readFileSync(join(DEV_SET, 'manifest.json'), 'utf8')) as { documents: Entry[] };
   const seconds: number[] = [];
-  let peak = 0;
   const failures: string[] = [];
-  for (const file of pages) {
-    const image = decode(join(DEV_SET, file));
-    const started = performance.now();
-    const page = preparePage(image);
-    try {
-      const staves = detectStaves(page.ink, { staffSpace: CANONICAL_STAFF_SPACE });
-      groupSystems(staves, page.ink);
-      await segmentSymbols(page.gray, staves);
-    } catch (err) {
-      if (!(err instanceof OmrError)) throw err;
-      failures.push(`${file}: ${err.code} (staff space ${page.source.staffSpace.toFixed(1)} px, skew ${page.transform.skew}°)`);
+  for (const doc of manifest.documents) {
+    const paths = condition === 'clean' ? [doc.files.pdf] : doc.files[condition];
+    const files = paths.map((p) => ({ filename: p, data: new Uint8Array(readFileSync(join(DEV_SET, p))) }));
+    let started = performance.now();
+    let page = 0;
+    // Each page is timed from the moment the previous one finished: its decoding counts.
+    for await (const { raster } of decodePages(files)) {
+      try {
+        buildScore(await recognizePage(raster, page));
+      } catch (err) {
+        if (!(err instanceof OmrError)) throw err;
+        failures.push(`${doc.id} page ${page + 1}: ${err.code}`);
+      }
+      seconds.push((performance.now() - started) / 1000);
+      started = performance.now();
+      page++;
     }
-    seconds.push((performance.now() - started) / 1000);
-    peak = Math.max(peak, process.memoryUsage().rss);
   }
   if (failures.length) console.log(`failed pages:\n  ${failures.join('\n  ')}`);
   const sorted = [...seconds].sort((a, b) => a - b);
-  console.log(`${pages.length} scan pages: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} s/page, slowest ${sorted[sorted.length - 1]!.toFixed(2)} s, peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`);
-  console.log('stages measured: preparation, staves, systems, segmentation (assembly not built yet)');
+  const peak = process.resourceUsage().maxRSS * 1024;
+  console.log(`${seconds.length} ${condition} pages: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} s/page, slowest ${sorted[sorted.length - 1]!.toFixed(2)} s, peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`);
 }
 
 await main();

@@ -54,40 +54,55 @@ export async function segmentSymbols(page: GrayImage, staves: readonly Staff[]):
   const width2 = Math.ceil(page.width / 2);
   const height2 = Math.ceil(page.height / 2);
   const map: ClassMap = { width: width2, height: height2, data: new Uint8Array(width2 * height2), confidence: new Uint8Array(width2 * height2) };
-  for (const [y0, y1] of staffBands(page, staves)) {
-    const height = Math.ceil((y1 - y0) / MULTIPLE) * MULTIPLE;
-    const width = Math.ceil(page.width / MULTIPLE) * MULTIPLE;
-    const input = new Float32Array(width * height).fill(1);
-    for (let y = 0; y < height && y0 + y < page.height; y++) {
-      const row = (y0 + y) * page.width;
-      for (let x = 0; x < page.width; x++) input[y * width + x] = page.data[row + x]! / 255;
-    }
-    const output = await model.run({ image: new ort.Tensor('float32', input, [1, 1, height, width]) });
-    const logits = output.logits!.data as Float32Array;
-    const [, classes, h2, w2] = output.logits!.dims as [number, number, number, number];
-    const plane = h2 * w2;
-    for (let y = 0; y < h2; y++) {
-      const my = y0 / 2 + y;
-      if (my >= map.height) break;
-      for (let x = 0; x < Math.min(w2, map.width); x++) {
-        let best = 0;
-        let bestValue = logits[y * w2 + x]!;
-        let second = -Infinity;
-        for (let c = 1; c < classes; c++) {
-          const v = logits[c * plane + y * w2 + x]!;
-          if (v > bestValue) {
-            second = bestValue;
-            bestValue = v;
-            best = c;
-          } else if (v > second) second = v;
-        }
-        const i = my * map.width + x;
-        map.data[i] = best;
-        map.confidence[i] = Math.round(255 / (1 + Math.exp(second - bestValue)));
-      }
+  for (const [bandTop, bandBottom] of staffBands(page, staves)) {
+    // Windows of bounded height keep the WebAssembly heap small (it never shrinks once grown); each
+    // sees some context above and below, and only its own rows are kept.
+    for (let top = bandTop; top < bandBottom; top += WINDOW_ROWS) {
+      const bottom = Math.min(bandBottom, top + WINDOW_ROWS);
+      const y0 = Math.max(0, top - WINDOW_CONTEXT);
+      const height = Math.ceil((Math.min(page.height, bottom + WINDOW_CONTEXT) - y0) / MULTIPLE) * MULTIPLE;
+      await segmentWindow(model, page, map, y0, height, top, bottom);
     }
   }
   return map;
+}
+
+/** Rows a window keeps, and the context it sees beyond them on each side (even, for the half-resolution map). */
+const WINDOW_ROWS = 256;
+const WINDOW_CONTEXT = 32;
+
+/** Runs the model on page rows [y0, y0 + height) and writes its classes for rows [keepTop, keepBottom) into the map. */
+async function segmentWindow(model: ort.InferenceSession, page: GrayImage, map: ClassMap, y0: number, height: number, keepTop: number, keepBottom: number): Promise<void> {
+  const width = Math.ceil(page.width / MULTIPLE) * MULTIPLE;
+  const input = new Float32Array(width * height).fill(1);
+  for (let y = 0; y < height && y0 + y < page.height; y++) {
+    const row = (y0 + y) * page.width;
+    for (let x = 0; x < page.width; x++) input[y * width + x] = page.data[row + x]! / 255;
+  }
+  const output = await model.run({ image: new ort.Tensor('float32', input, [1, 1, height, width]) });
+  const logits = output.logits!.data as Float32Array;
+  const [, classes, h2, w2] = output.logits!.dims as [number, number, number, number];
+  const plane = h2 * w2;
+  for (let y = Math.max(0, (keepTop - y0) >> 1); y < Math.min(h2, (keepBottom - y0 + 1) >> 1); y++) {
+    const my = (y0 >> 1) + y;
+    if (my >= map.height) break;
+    for (let x = 0; x < Math.min(w2, map.width); x++) {
+      let best = 0;
+      let bestValue = logits[y * w2 + x]!;
+      let second = -Infinity;
+      for (let c = 1; c < classes; c++) {
+        const v = logits[c * plane + y * w2 + x]!;
+        if (v > bestValue) {
+          second = bestValue;
+          bestValue = v;
+          best = c;
+        } else if (v > second) second = v;
+      }
+      const i = my * map.width + x;
+      map.data[i] = best;
+      map.confidence[i] = Math.round(255 / (1 + Math.exp(second - bestValue)));
+    }
+  }
 }
 
 /** Vertical bands (even-aligned, merged where they overlap) covering every staff and its surroundings. */
