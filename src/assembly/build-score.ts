@@ -10,7 +10,8 @@
  */
 import { compare, frac, ZERO, add, type Fraction } from '../score/fraction.js';
 import type { Box, Clef, ClefChange, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, Step, TimeSignature, Voice, VoiceEvent } from '../score/model.js';
-import { diatonicIndex, keyAlter, STEPS } from '../score/pitch.js';
+import { keyAlter, STEPS } from '../score/pitch.js';
+import { diatonicAt } from './clef-pitch.js';
 import { notatedDuration, timeSignatureLength } from '../score/timeline.js';
 import { toSourcePoint, type PageTransform } from '../preparation/prepare-page.js';
 import type { AccidentalKind } from '../symbols/read-symbols.js';
@@ -306,7 +307,7 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
     return rest;
   }
   const notes: Note[] = source.heads.map((head) => {
-    const diatonic = clefDiatonic(clef) + (clefPosition(clef) - head.position);
+    const diatonic = diatonicAt(clef, head.position);
     const step = STEPS[((diatonic % 7) + 7) % 7]!;
     const octave = Math.floor(diatonic / 7);
     const printed = reading.accidentals.get(head);
@@ -323,19 +324,6 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
   if (item.grace) event.grace = { slash: false };
   if (source.up !== undefined) event.stem = source.up ? 'up' : 'down';
   return event;
-}
-
-/** Diatonic index of the pitch on the clef's line. */
-function clefDiatonic(clef: Clef): number {
-  const reference: Record<string, Pick<Pitch, 'step' | 'octave'>> = { G: { step: 'G', octave: 4 }, F: { step: 'F', octave: 3 }, C: { step: 'C', octave: 4 } };
-  const pitch = reference[clef.sign] ?? { step: 'B' as Step, octave: 4 };
-  return diatonicIndex(pitch) + 7 * (clef.octaveChange ?? 0);
-}
-
-/** Staff position (half spaces down from the top line) of the clef's line; percussion reads like a treble staff. */
-function clefPosition(clef: Clef): number {
-  if (clef.sign === 'percussion' || clef.sign === 'none' || clef.sign === 'TAB') return 4;
-  return 2 * (5 - clef.line);
 }
 
 /** A part's measure on the page: from barline to barline, over the part's staves; as sure as its events. */

@@ -9,6 +9,7 @@
 import type { Clef } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
 import { staffPosition } from '../staves/staff-geometry.js';
+import { diatonicAt } from './clef-pitch.js';
 import type { AccidentalSymbol, ClefSymbol, Head, PageSymbols, TimeGlyph } from '../symbols/read-symbols.js';
 
 export interface Placed<T> {
@@ -37,14 +38,20 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageS
   // Key signatures start after the opening clef, after a clef change, or just after a barline.
   const starts = [...clefSymbols.map((c) => c.x1), ...barlineXs.map((x) => x + space * 0.3)].sort((a, b) => a - b);
   if (!clefSymbols.length) starts.unshift(staff.x0 + space * 3);
+  const clefAt = (x: number): Clef => clefs.filter((c) => c.x < x).pop()?.value ?? clefs[0]?.value ?? { sign: 'G', line: 2 };
+  const opening = clefSymbols[0]?.x1 ?? starts[0];
   for (const from of starts) {
-    let run = keyRun(accidentals, heads, from, times, space);
-    if (!run.length) continue;
+    // The opening key is what follows the first clef; elsewhere a run must look like a key signature
+    // (a chord's accidentals after a barline also stand in a row).
+    const candidate = keyRun(accidentals, heads, from, times, space);
+    let run = from === opening ? candidate : inKeyOrder(candidate, clefAt(from));
+    // One accidental after a barline is far likelier a note's than a change to a one-sharp key.
+    if (!run.length || (from !== opening && run.length < 2 && run[0]!.kind !== 'natural')) continue;
     run.forEach((a) => keyAccidentals.add(a));
     const x = run[0]!.x0;
     // Naturals cancel the old key; the new key's sharps or flats may follow them.
     if (run[0]!.kind === 'natural') {
-      const after = keyRun(accidentals, heads, run[run.length - 1]!.x1, times, space);
+      const after = inKeyOrder(keyRun(accidentals, heads, run[run.length - 1]!.x1, times, space), clefAt(from));
       after.forEach((a) => keyAccidentals.add(a));
       run = after;
     }
@@ -74,6 +81,31 @@ function plausibleTime(glyphs: readonly TimeGlyph[], staff: Staff): boolean {
   const top = staffPosition(staff, (x0 + x1) / 2, Math.min(...glyphs.map((g) => g.y0)));
   const bottom = staffPosition(staff, (x0 + x1) / 2, Math.max(...glyphs.map((g) => g.y1)));
   return top < 2.5 && bottom > 5.5 && Math.abs((top + bottom) / 2 - 4) < 1.5;
+}
+
+/** Order in which a key signature adds sharps (flats: the reverse), as steps C = 0 … B = 6. */
+const SHARP_STEPS = [3, 0, 4, 1, 5, 2, 6];
+const FLAT_STEPS = [...SHARP_STEPS].reverse();
+
+/**
+ * The longest start of a run whose accidentals stand on the steps a key
+ * signature uses, in its order (F C G … for sharps, B E A … for flats).
+ * Accidentals of the first chord after a barline sit in a row too, but not
+ * on those steps.
+ */
+function inKeyOrder(run: AccidentalSymbol[], clef: Clef): AccidentalSymbol[] {
+  if (!run.length) return run;
+  const steps = run.map((a) => (((diatonicAt(clef, a.position) % 7) + 7) % 7));
+  const orders = run[0]!.kind === 'sharp' ? [SHARP_STEPS] : run[0]!.kind === 'flat' ? [FLAT_STEPS] : [SHARP_STEPS, FLAT_STEPS];
+  // A position may be read one step off (accidentals of a key signature touch and are cut apart).
+  const near = (a: number, b: number) => Math.min((a - b + 7) % 7, (b - a + 7) % 7) <= 1;
+  let best = 0;
+  for (const order of orders) {
+    let n = 0;
+    while (n < steps.length && near(steps[n]!, order[n]!)) n++;
+    best = Math.max(best, n);
+  }
+  return run.slice(0, best);
 }
 
 function readClef(c: ClefSymbol, staff: Staff): Clef {
