@@ -146,13 +146,27 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         const last = measure.clefs.filter((c) => c.staff === slot.staff).pop();
         if (last) clefState[s] = { sign: last.sign, line: last.line, ...(last.octaveChange ? { octaveChange: last.octaveChange } : {}) };
       });
+      const run = multiRestRun(system, left, right);
       measures.forEach((measure, p) => {
         measure.evidence = measureEvidence(system, slots, layout, p, left, right, measure);
         measure.voices.sort((a, b) => Number(a.id) - Number(b.id));
         measure.clefs.sort((a, b) => compare(a.offset, b.offset) || a.staff - b.staff);
         parts[p]!.measures.push(measure);
+        // A multi-measure rest is that many measures, each a whole-measure rest; the first says how many.
+        if (run > 1) {
+          measure.multiRest = run;
+          for (let k = 1; k < run; k++) {
+            parts[p]!.measures.push({
+              number: String(measureNumber + k),
+              clefs: [],
+              voices: Array.from({ length: layout.parts[p]!.staves }, (_, staff) => ({ id: voiceId({ part: p, staff: staff + 1 }, 0), events: [measureRest(expected, staff + 1)] })),
+              directions: [],
+              ...(measure.evidence ? { evidence: measure.evidence } : {}),
+            });
+          }
+        }
       });
-      measureNumber++;
+      measureNumber += Math.max(1, run);
     });
   });
   markPickup(parts, parts[0]?.measures[0]?.time ? timeSignatureLength(parts[0].measures[0].time) : undefined);
@@ -268,6 +282,22 @@ function markPickup(parts: Part[], expected: Fraction | undefined): void {
     part.measures[0]!.implicit = true;
     part.measures.forEach((measure, i) => (measure.number = String(i)));
   }
+}
+
+/**
+ * How many measures a system measure stands for: n when every staff holds
+ * nothing but a multi-measure rest whose number reads n, else 1.
+ */
+function multiRestRun(system: SystemReading, left: number, right: number): number {
+  let run = 0;
+  for (const reading of system.staves) {
+    const inside = reading.items.filter((i) => i.x >= left && i.x < right);
+    const only = inside.length === 1 && inside[0]!.kind === 'rest' ? inside[0]!.rest : undefined;
+    const n = only ? reading.multiRests.get(only) : undefined;
+    if (!n || (run && n !== run)) return 1;
+    run = n;
+  }
+  return run || 1;
 }
 
 // ---------------------------------------------------------------------------

@@ -9,7 +9,9 @@ import type { GrayImage } from '../image/gray.js';
 import type { TimeSignature } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
-import type { AccidentalKind, AccidentalSymbol, Head, PageSymbols } from '../symbols/read-symbols.js';
+import type { AccidentalKind, AccidentalSymbol, Head, PageSymbols, RestSymbol } from '../symbols/read-symbols.js';
+import { staffLineY } from '../staves/detect-staves.js';
+import { digitCells, readDigits } from '../symbols/digits.js';
 import type { PageTransform } from '../preparation/prepare-page.js';
 import { systemMeasures, type SystemMeasures } from './measures.js';
 import { staffSignatures, type Placed, type StaffSignatures } from './signatures.js';
@@ -25,6 +27,8 @@ export interface StaffReading {
   items: StaffItem[];
   /** x of the tuplet numbers and brackets over or under this staff. */
   tuplets: number[];
+  /** Measures each multi-measure rest stands for, read from the number over it (absent: unreadable). */
+  multiRests: Map<RestSymbol, number>;
   /** The accidental printed before a head. */
   accidentals: Map<Head, AccidentalKind>;
 }
@@ -61,6 +65,7 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
         signatures,
         times: await Promise.all(signatures.times.map(async (t) => ({ x: t.x, value: await readTimeSignature(t.value, staff, image.gray, image.lineThickness) }))),
         items: mine,
+        multiRests: await multiRestCounts(symbols.rests.filter((r) => r.staff === index && (r.kind === 'multi' || r.kind === 'whole')), staff, image),
         tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index).map((t) => t.x), space),
         accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), space),
       };
@@ -129,4 +134,35 @@ function mergeMarks(xs: readonly number[], space: number): number[] {
     else groups.push([x]);
   }
   return groups.map((g) => (g[0]! + g[g.length - 1]!) / 2);
+}
+
+/**
+ * Measures each multi-measure rest stands for: the number printed over an
+ * H-bar rest (read with the time-signature digit reader), or, for the
+ * church-style rests LilyPond prints for short runs, the glyph's height — a
+ * narrow block filling one space is a breve rest (two measures), two spaces a longa
+ * (four). A plain whole rest is half a space tall and not counted.
+ */
+async function multiRestCounts(rests: readonly RestSymbol[], staff: Staff, image: PageImage): Promise<Map<RestSymbol, number>> {
+  const counts = new Map<RestSymbol, number>();
+  for (const rest of rests) {
+    if (rest.kind === 'whole') {
+      const tall = (rest.y1 - rest.y0) / staff.space;
+      // Church rests are narrow blocks; a whole rest is wider than it is tall.
+      if ((rest.x1 - rest.x0) / staff.space > 0.9) continue;
+      if (tall >= 1.6 && tall < 2.6) counts.set(rest, 4);
+      else if (tall >= 0.85 && tall < 1.6) counts.set(rest, 2);
+      continue;
+    }
+    const x = (rest.x0 + rest.x1) / 2;
+    const top = staffLineY(staff, 0, x);
+    const space = staff.space;
+    const cells = digitCells(image.gray, { x0: x - space * 3, x1: x + space * 3, y0: top - space * 3.6, y1: top - space * 0.4 }, [], image.lineThickness);
+    if (!cells.length || cells.length > 3) continue;
+    const digits = await readDigits(cells);
+    if (digits.some((d) => d.probability < 0.6)) continue;
+    const n = Number(digits.map((d) => d.digit).join(''));
+    if (n >= 2 && n <= 999) counts.set(rest, n);
+  }
+  return counts;
 }

@@ -179,6 +179,19 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     if (!covered.length || c.x1 - c.x0 > space * 1.2) return [];
     return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x: (c.x0 + c.x1) / 2, thickness: strokeWidth(c, map), confidence: c.confidence, staves: covered }];
   });
+  // On a blurred or bent page the model calls some barlines stems: a "stem" that spans its staff
+  // from the top line to the bottom line, no further, with no notehead at either end, is a barline.
+  const headless = stems.filter((stem) => {
+    const staff = staves[stem.staff]!;
+    const top = staffPosition(staff, stem.x, stem.y0);
+    const bottom = staffPosition(staff, stem.x, stem.y1);
+    if (top < -0.6 || top > 0.6 || bottom < 7.4 || bottom > 8.6) return false;
+    return !heads.some((h) => h.staff === stem.staff && stem.x > h.x0 - space * 0.5 && stem.x < h.x1 + space * 0.5 && h.y > stem.y0 - space && h.y < stem.y1 + space);
+  });
+  for (const stem of headless) {
+    stems.splice(stems.indexOf(stem), 1);
+    barlines.push({ x0: stem.x0, y0: stem.y0, x1: stem.x1, y1: stem.y1, x: stem.x, thickness: Math.max(2, stem.x1 - stem.x0), confidence: stem.confidence * 0.8, staves: [stem.staff] });
+  }
   const braces = classComponents(map, idx(['braceBracket']), 10).filter((c) => c.y1 - c.y0 > space * 6 && (c.y1 - c.y0 < space * 26 || isBrace(c, map, space)));
   return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines, tuplets, repeatDots, braces, map };
 }
