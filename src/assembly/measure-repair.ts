@@ -42,8 +42,19 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
   if (fits()) return;
   if (compare(voiceDuration(items), expected) > 0 && tupletMarks.length) {
     const before = items.map((i) => i.tuplet);
-    for (const mark of tupletMarks) applyTriplet(items, mark, space);
-    if (fits()) return;
+    // Marks one at a time: a triplet is kept only when the voice still does not fall short with it
+    // (a stray mark, a bracket half read as a number, would make it too short).
+    for (const mark of tupletMarks) {
+      const kept = items.map((i) => i.tuplet);
+      applyTriplet(items, mark, space);
+      if (compare(voiceDuration(items), expected) < 0) {
+        items.forEach((item, k) => {
+          item.tuplet = kept[k];
+          setDuration(item);
+        });
+      }
+      if (fits()) return;
+    }
     items.forEach((item, k) => {
       item.tuplet = before[k];
       setDuration(item);
