@@ -112,7 +112,9 @@ function strokeFromStem(stem: Stem, heads: Head[], symbols: PageSymbols, space: 
   // The stem goes the way it extends further beyond the heads.
   const up = headTop - stem.y0 > stem.y1 - headBottom;
   const tip = up ? stem.y0 : stem.y1;
-  const beams = countBeams(symbols, stem.x, tip, up, space);
+  // Beams stack from the tip towards the heads; the nearest head bounds the stack.
+  const nearestHead = up ? headTop : headBottom;
+  const beams = countBeams(symbols, stem.x, tip, up, Math.abs(nearestHead - tip) - space * 0.6, space);
   const flags = beams ? 0 : flagsAt(symbols, stem, tip, space);
   return makeStroke(heads, stem, up, beams, beams + flags, symbols, space);
 }
@@ -164,28 +166,33 @@ function stacks(heads: readonly Head[], space: number): Head[][] {
  * a quarter space apart, and on a blurred page the gaps fill in, so the
  * stack's extent counts them where the gaps cannot be seen.
  */
-function countBeams(symbols: PageSymbols, x: number, tip: number, up: boolean, space: number): number {
+function countBeams(symbols: PageSymbols, x: number, tip: number, up: boolean, reach: number, space: number): number {
   // Measured a little beside the stem, where the beams are clear of the stem's own pixels, on
   // whichever side they run (a group's last stem has them on its left only). A beamlet on one
   // side only still counts: the more beams a side shows, the more the stem carries.
   const sides = [-1, 1].map((side) => {
-    const cols = [0.5, 0.8].map((k) => Math.round((x + side * k * space) / MAP_SCALE));
-    return Math.min(...cols.map((c) => stackExtent(symbols, c, tip, up, space)));
+    const cols = [0.35, 0.6].map((k) => Math.round((x + side * k * space) / MAP_SCALE));
+    return Math.min(...cols.map((c) => stackExtent(symbols, c, tip, up, reach, space)));
   });
   const extent = Math.max(...sides);
   if (extent < space * 0.25) return 0;
   return Math.max(1, Math.round((extent + space * 0.25) / (space * 0.75)));
 }
 
-/** Height in prepared pixels of the beam stack nearest a stem's tip in one class-map column (0: none). */
-function stackExtent(symbols: PageSymbols, col: number, tip: number, up: boolean, space: number): number {
+/**
+ * Height in prepared pixels of the beam stack nearest a stem's tip in one
+ * class-map column (0: none), looking up to 3.5 spaces beyond the tip and up
+ * to `reach` back towards the heads.
+ */
+function stackExtent(symbols: PageSymbols, col: number, tip: number, up: boolean, reach: number, space: number): number {
   const { map } = symbols;
   if (col < 0 || col >= map.width) return 0;
   const beam = CLASS_INDEX.beam;
   // The stem's own pixels stop where the beams begin, so the stack lies beyond the tip (and a little inside).
   const outward = up ? -1 : 1;
   const from = Math.round((tip + outward * space * 3.5) / MAP_SCALE);
-  const to = Math.round((tip - outward * space * 1.2) / MAP_SCALE);
+  // The stem's own pixels may end where the first beam starts or where the last one ends.
+  const to = Math.round((tip - outward * Math.max(space * 1.2, Math.min(space * 3.2, reach))) / MAP_SCALE);
   const runs: [number, number][] = [];
   for (let y = Math.max(0, Math.min(from, to)); y <= Math.min(map.height - 1, Math.max(from, to)); y++) {
     if (map.data[y * map.width + col] !== beam) continue;
