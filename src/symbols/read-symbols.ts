@@ -158,7 +158,13 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const stems = joinStems(placed(['stem'], (c, p) => (c.x1 - c.x0 <= space * 0.8 ? { ...p, x: (c.x0 + c.x1) / 2 } : undefined), 1), space).filter((st) => st.y1 - st.y0 >= space * 1.5);
   const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
   const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => ({ ...p, kind: REST_KIND[nameOf(c.cls)]! }), 4);
-  const dots = placed(['augmentationDot'], (c, p) => (c.x1 - c.x0 <= space * 0.9 && c.y1 - c.y0 <= space * 0.9 ? { ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 } : undefined), 1);
+  // Two dots of a double-dotted note can merge at class-map resolution: a wide, flat blob is split.
+  const dots = placed(['augmentationDot'], (c, p) => {
+    const w = c.x1 - c.x0;
+    if (w > space * 2.4 || c.y1 - c.y0 > space * 0.9) return undefined;
+    const n = Math.max(1, Math.round(w / (space * 0.8)));
+    return Array.from({ length: n }, (_, k) => ({ ...p, x: c.x0 + ((k + 0.5) * w) / n, y: (c.y0 + c.y1) / 2 }));
+  }, 1).flat();
   const accidentals = placed(['sharp', 'flat', 'natural', 'doubleSharp', 'doubleFlat'], (c, p) => {
     const kind = ACCIDENTAL_KIND[nameOf(c.cls)]!;
     // Key-signature accidentals stand close enough to merge into one component: split them into columns.
