@@ -13,6 +13,7 @@ import { binarize, inkThreshold, type BinaryImage } from './binarize.js';
 import { estimateSkew } from './deskew.js';
 import { flattenBackground } from './normalize.js';
 import { measureStaffMetrics, type StaffMetrics } from './staff-metrics.js';
+import { staffSpaceFromProfiles } from './staff-space-profile.js';
 
 /** Staff space of the prepared page, in pixels: enough for dots and thin beams, small enough to be fast. */
 export const CANONICAL_STAFF_SPACE = 12;
@@ -44,13 +45,27 @@ export function preparePage(page: Raster): PreparedPage {
   const flat = flattenBackground(toGray(page));
   const threshold = inkThreshold(flat);
   const sourceInk = binarize(flat, threshold);
-  const metrics = measureStaffMetrics(sourceInk);
+  const metrics = plausibleMetrics(measureStaffMetrics(sourceInk), flat);
   const skew = estimateSkew(sourceInk, metrics.lineThickness);
   const scale = CANONICAL_STAFF_SPACE / metrics.staffSpace;
   const gray = straighten(flat, skew, scale);
   // The realised scale, after rounding to whole pixels.
   const transform: PageTransform = { sourceWidth: page.width, sourceHeight: page.height, scale: gray.width / page.width, skew, width: gray.width, height: gray.height };
   return { gray, ink: binarize(gray, threshold), source: metrics, transform };
+}
+
+/**
+ * Staff lines are thin next to the space between them. When the run-length
+ * estimate says otherwise, the light lines of a noisy scan fell apart in
+ * binarisation and beams were measured instead: the staff space is then
+ * read from the gray levels (staff-space-profile.ts), and the thickness
+ * capped to what a staff line can be.
+ */
+function plausibleMetrics(metrics: StaffMetrics, flat: GrayImage): StaffMetrics {
+  if (metrics.lineThickness <= metrics.staffSpace * 0.3) return metrics;
+  const staffSpace = staffSpaceFromProfiles(flat);
+  if (!staffSpace) return metrics;
+  return { ...metrics, staffSpace, lineThickness: Math.max(1, Math.min(metrics.lineThickness, Math.round(staffSpace * 0.2))) };
 }
 
 /** Maps a point of the prepared page back to the decoded page. */
