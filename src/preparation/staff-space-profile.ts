@@ -4,8 +4,9 @@
  * strips, the darkness of each row rises on every staff line, so the
  * darkness profile repeats with the staff space. The autocorrelation of the
  * profiles, summed over strips, peaks at that period; five lines give four
- * pairs one space apart, three two spaces apart …, so the first peak is the
- * highest.
+ * pairs one space apart and three two spaces apart, but on a page of many
+ * staves the staff-to-staff distance correlates too, so the space is the
+ * first strong peak rather than the highest.
  */
 import type { GrayImage } from '../image/gray.js';
 
@@ -34,15 +35,22 @@ export function staffSpaceFromProfiles(gray: GrayImage): number | undefined {
       sum[lag]! += s;
     }
   }
-  let best = -1;
-  for (let lag = MIN_SPACE; lag <= maxLag; lag++) if (best < 0 || sum[lag]! > sum[best]!) best = lag;
-  if (best < 0 || sum[best]! <= 0) return undefined;
-  // Parabolic refinement around the peak.
-  const a = sum[best - 1] ?? sum[best]!;
-  const b = sum[best]!;
-  const c = sum[best + 1] ?? sum[best]!;
-  const denominator = a - 2 * b + c;
-  return denominator < 0 ? best + (0.5 * (a - c)) / denominator : best;
+  // Neighbouring lags share a peak when the space is not a whole number of pixels: smooth them together.
+  const smooth = new Float64Array(maxLag + 1);
+  for (let lag = MIN_SPACE; lag <= maxLag; lag++) smooth[lag] = (sum[lag - 1]! + 2 * sum[lag]! + (sum[lag + 1] ?? 0)) / 4;
+  const highest = Math.max(...smooth);
+  if (!(highest > 0)) return undefined;
+  // The staff space is the first strong peak; whole multiples of it (two spaces, staff to staff)
+  // can correlate as well or better on a page of many staves.
+  for (let lag = MIN_SPACE + 1; lag < maxLag; lag++) {
+    const value = smooth[lag]!;
+    if (value < highest * 0.5 || value < smooth[lag - 1]! || value < smooth[lag + 1]!) continue;
+    const a = smooth[lag - 1]!;
+    const c = smooth[lag + 1]!;
+    const denominator = a - 2 * value + c;
+    return denominator < 0 ? lag + (0.5 * (a - c)) / denominator : lag;
+  }
+  return undefined;
 }
 
 /** The profile minus its moving average over ±radius rows, clipped at zero (only dark peaks count). */
