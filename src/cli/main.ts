@@ -16,8 +16,7 @@ import { writeMxl } from '../exports/mxl.js';
 import { writeThumbnail } from '../exports/thumbnail.js';
 import type { Raster } from '../image/raster.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
-import { recognizeScore, type RecognizeProgress } from '../recognize/recognize-score.js';
-import { SYMBOL_MODEL_VERSION } from '../symbols/segment.js';
+import { RECOGNITION_MODEL_VERSION, recognizeScore, type RecognizeProgress } from '../recognize/recognize-score.js';
 import type { Score } from '../score/model.js';
 import { LIBRARY_VERSION } from '../version.js';
 
@@ -179,7 +178,7 @@ async function recognize(inputs: string[], outDir: string, formats: string[], io
     for (const format of formats) {
       const writer = WRITERS[format]!;
       const path = join(outDir, `${name}.${writer.ext}`);
-      await writeFile(path, writer.write({ score, firstPage, modelVersion: SYMBOL_MODEL_VERSION }));
+      await writeFile(path, writer.write({ score, firstPage, modelVersion: RECOGNITION_MODEL_VERSION }));
       io.stdout(`wrote ${path}\n`);
     }
     return 0;

@@ -13,6 +13,11 @@ import type { Raster } from '../image/raster.js';
 import { decodePages, type InputFile } from '../input/decode-pages.js';
 import type { Score } from '../score/model.js';
 import { recognizePage, type PageStage } from './recognize-page.js';
+import { DIGIT_MODEL_VERSION } from '../symbols/digits.js';
+import { SYMBOL_MODEL_VERSION } from '../symbols/segment.js';
+
+/** The models a recognised score came from, as written into its MusicXML `<encoding>`. */
+export const RECOGNITION_MODEL_VERSION = `${SYMBOL_MODEL_VERSION}+${DIGIT_MODEL_VERSION}`;
 
 export interface RecognizeProgress {
   /** 0-based index of the page being worked on, over all files. */

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { decodePng } from '../../src/input/png.js';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
-import { SYMBOL_MODEL_VERSION } from '../../src/symbols/segment.js';
+import { RECOGNITION_MODEL_VERSION } from '../../src/recognize/recognize-score.js';
 import { noteContent } from '../support/note-content.js';
 import { validateMusicXmlFiles } from '../support/xsd.js';
 
@@ -32,7 +32,7 @@ describe('scoresight recognize', () => {
     const xml = join(out, 'melody.musicxml');
     expect(noteContent(readMusicXml(readFileSync(xml)))).toEqual(truth);
     expect(noteContent(readMusicXml(readFileSync(join(out, 'melody.mxl'))))).toEqual(truth);
-    expect(readFileSync(xml, 'utf8')).toContain(`ScoreSight recognition model ${SYMBOL_MODEL_VERSION}`);
+    expect(readFileSync(xml, 'utf8')).toContain(`ScoreSight recognition model ${RECOGNITION_MODEL_VERSION}`);
     expect(validateMusicXmlFiles([xml])).toEqual([]);
     expect(new Midi(readFileSync(join(out, 'melody.mid'))).tracks[0]!.notes).toHaveLength(29);
     const thumbnail = decodePng(readFileSync(join(out, 'melody.thumbnail.png')));

@@ -1,0 +1,24 @@
+/** The versions the code writes into MusicXML are the versions of the committed models' cards. */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DIGIT_MODEL_FILE, DIGIT_MODEL_VERSION } from '../../src/symbols/digits.js';
+import { SYMBOL_MODEL_FILE, SYMBOL_MODEL_VERSION } from '../../src/symbols/segment.js';
+
+const MODELS = join(import.meta.dirname, '../../models');
+
+describe('model cards', () => {
+  it.each([
+    [SYMBOL_MODEL_FILE, SYMBOL_MODEL_VERSION],
+    [DIGIT_MODEL_FILE, DIGIT_MODEL_VERSION],
+  ])('%s has a card naming version %s', (file, version) => {
+    const card = JSON.parse(readFileSync(join(MODELS, file.replace(/\.onnx$/, '.card.json')), 'utf8')) as { version: string; file: string };
+    expect(card.version).toBe(version);
+    expect(card.file).toBe(file);
+  });
+
+  it('keeps all models together within 20 MB', () => {
+    const total = [SYMBOL_MODEL_FILE, DIGIT_MODEL_FILE].reduce((sum, f) => sum + statSync(join(MODELS, f)).size, 0);
+    expect(total).toBeLessThan(20 * 2 ** 20);
+  });
+});
