@@ -5,7 +5,7 @@
  *
  *   npm run bench:speed [-- --condition scan|photo|clean]
  *
- * `clean` renders each PDF page at 300 dpi. Prints the median, the slowest
+ * `clean` renders each PDF page at the recognition resolution (200 dpi). Prints the median, the slowest
  * page and the process's peak resident memory (the model sessions included).
  */
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { OmrError } from '../src/errors.js';
 import { decodePages } from '../src/input/decode-pages.js';
 import { recognizePage } from '../src/recognize/recognize-page.js';
+import { RECOGNITION_PDF_DPI } from '../src/recognize/recognize-score.js';
 import { buildScore } from '../src/assembly/build-score.js';
 
 const DEV_SET = resolve(import.meta.dirname, 'dev-set');
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
     let started = performance.now();
     let page = 0;
     // Each page is timed from the moment the previous one finished: its decoding counts.
-    for await (const { raster } of decodePages(files)) {
+    for await (const { raster } of decodePages(files, { dpi: RECOGNITION_PDF_DPI })) {
       try {
         buildScore(await recognizePage(raster, page));
       } catch (err) {

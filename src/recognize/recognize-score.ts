@@ -17,6 +17,13 @@ import { DIGIT_MODEL_VERSION } from '../symbols/digits.js';
 import { SYMBOL_MODEL_VERSION } from '../symbols/segment.js';
 
 /** The models a recognised score came from, as written into its MusicXML `<encoding>`. */
+/**
+ * PDF pages are rendered for recognition at 200 dpi: printed staff spaces
+ * (1.3–2 mm) come out at 10–16 px, above the canonical 12 px the page is
+ * rescaled to anyway, at less than half the pixels (and memory) of 300 dpi.
+ */
+export const RECOGNITION_PDF_DPI = 200;
+
 export const RECOGNITION_MODEL_VERSION = `${SYMBOL_MODEL_VERSION}+${DIGIT_MODEL_VERSION}`;
 
 export interface RecognizeProgress {
@@ -29,7 +36,7 @@ export interface RecognizeOptions {
   onProgress?: (progress: RecognizeProgress) => void;
   /** Receives the first page's raster (for a thumbnail) before it is recognised. */
   onFirstPage?: (raster: Raster) => void;
-  /** Resolution PDF pages are rendered at. */
+  /** Resolution PDF pages are rendered at (default {@link RECOGNITION_PDF_DPI}). */
   dpi?: number;
 }
 
@@ -37,7 +44,7 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
   const readings: SystemReading[] = [];
   let index = 0;
   let empty: OmrError | undefined;
-  for await (const { raster } of decodePages(files, { dpi: options.dpi })) {
+  for await (const { raster } of decodePages(files, { dpi: options.dpi ?? RECOGNITION_PDF_DPI })) {
     if (index === 0) options.onFirstPage?.(raster);
     const page = index++;
     try {
