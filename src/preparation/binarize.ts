@@ -70,7 +70,12 @@ export function inkThreshold(image: GrayImage): number {
   // Not Otsu's split: where ink is scarce and the paper noisy, Otsu falls inside the paper's own
   // spread and turns half the paper into ink. Otsu only bounds the threshold from below.
   const belowPaper = paper - Math.max(35, 4 * noise);
-  return Math.max(Math.min(otsuThreshold(image), belowPaper), Math.min(belowPaper, 220));
+  const threshold = Math.max(Math.min(otsuThreshold(image), belowPaper), Math.min(belowPaper, 220));
+  // Nor too close to the paper: print showing through from the back of a scanned sheet is a light
+  // gray that would thicken every line and fill the spaces. Real ink, even a thin blurred line, is
+  // darker than four fifths of the way from the darkest ink to the paper.
+  const ink = quantile(0.01);
+  return Math.min(threshold, Math.round(ink + 0.8 * (paper - ink)));
 }
 
 /** Pixels at or below the threshold are ink. */
