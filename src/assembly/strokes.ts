@@ -78,6 +78,23 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
     if (stem) byStem.set(stem, [...(byStem.get(stem) ?? []), head]);
     else stemless.push(head);
   });
+  // The end head of a chord may touch its neighbour with no stem pixels showing between them, and
+  // a second's head sits on the far side of the stem: a stemless head against a chord's head joins it.
+  for (const head of [...stemless]) {
+    for (const group of byStem.values()) {
+      const touching = group.some((h) => {
+        if (h.staff !== head.staff || h.kind !== head.kind) return false;
+        const dx = Math.abs(h.x - head.x);
+        const dy = Math.abs(h.y - head.y);
+        return (dx < space * 0.6 && dy <= space * 1.3) || (dx < space * 1.6 && dy <= space * 0.6);
+      });
+      if (touching) {
+        group.push(head);
+        stemless.splice(stemless.indexOf(head), 1);
+        break;
+      }
+    }
+  }
   const strokes: Stroke[] = [];
   for (const [stem, group] of byStem) strokes.push(strokeFromStem(stem, group, symbols, space));
   for (const group of stacks(stemless, space)) strokes.push(makeStroke(group, undefined, undefined, 0, 0, symbols, space));
