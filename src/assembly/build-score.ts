@@ -119,7 +119,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
             measure.clefs.push({ ...c.value, staff: slot.staff, offset });
             if (atStart || compare(offset, ZERO) === 0) clefState[s] = c.value;
           }
-          const key = reading.signatures.keys.find((kk) => kk.x >= left - system.space && kk.x < right);
+          const key = reading.signatures.keys.find((kk) => kk.x >= left - system.space && kk.x < right && keySeenAcross(system, reading, kk.x));
           if (key && (key.value !== keyState[s] || first)) {
             keyState[s] = key.value;
             if (slot.staff === 1) measure.key = { fifths: key.value };
@@ -181,8 +181,10 @@ function partLayout(systems: readonly SystemReading[]): Layout {
   const reference = systems.reduce((best, s) => (s.staves.length > best.staves.length ? s : best), systems[0]!);
   const parts: { staves: number }[] = [];
   const slots: Slot[] = [];
+  // A brace missed on one system (the first, crowded by instrument names) is seen on the others.
+  const braces = systems.filter((s) => s.staves.length === reference.staves.length).flatMap((s) => s.braces);
   for (let k = 0; k < reference.staves.length; ) {
-    const brace = reference.braces.find(([a]) => a === k);
+    const brace = braces.find(([a]) => a === k);
     const count = brace ? brace[1] - brace[0] + 1 : 1;
     for (let j = 0; j < count; j++) slots.push({ part: parts.length, staff: j + 1 });
     parts.push({ staves: count });
@@ -305,6 +307,17 @@ function multiRestRun(system: SystemReading, left: number, right: number): numbe
 
 function measureRest(expected: Fraction, staff: number): RestEvent {
   return { kind: 'rest', duration: expected, dots: 0, staff, measureRest: true };
+}
+
+/**
+ * A key change inside a system is printed on every staff at that barline; a
+ * run of accidentals on one staff of several is a chord's, not a key. The
+ * opening key of a system, right after its clefs, needs no witness.
+ */
+function keySeenAcross(system: SystemReading, reading: StaffReading, x: number): boolean {
+  if (system.staves.length < 2 || x < reading.staff.x0 + system.space * NEAR_START_SPACES) return true;
+  const seen = system.staves.filter((r) => r.signatures.keys.some((k) => Math.abs(k.x - x) < system.space * 3)).length;
+  return seen >= Math.ceil(system.staves.length / 2) + (system.staves.length === 2 ? 1 : 0);
 }
 
 /** The clef in force at x: the last one printed on this staff before it, or the one carried in. */
