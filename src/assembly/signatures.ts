@@ -69,6 +69,8 @@ const CLEF_MIN_HEIGHT: Record<ClefSymbol['kind'], number> = { G: 4.2, F: 2.2, C:
  * middle and the model is sure of it.
  */
 function plausibleClef(c: ClefSymbol, staff: Staff, space: number): boolean {
+  // Nobody changes to a percussion clef in mid-staff; such a shape is something else.
+  if (c.kind === 'other') return false;
   const x = (c.x0 + c.x1) / 2;
   const middle = staffPosition(staff, x, (c.y0 + c.y1) / 2);
   return c.y1 - c.y0 >= CLEF_MIN_HEIGHT[c.kind] * space && middle > 1 && middle < 7 && c.confidence >= 0.7;

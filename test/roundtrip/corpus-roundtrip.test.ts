@@ -82,6 +82,9 @@ describe('corpus round trip', () => {
       expect(tk.getPageCount()).toBeGreaterThan(0);
       const svg = tk.renderToSVG(1);
       expect(svg, basename(c.file)).toContain('class="note');
+      // Over a minute of synchronous layout in all: let the worker answer vitest between scores,
+      // or on a busy machine its progress messages time out.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   });
 
