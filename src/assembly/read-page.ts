@@ -70,6 +70,7 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
         accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), space),
       };
     }));
+    splitAtTimeSignatures(measures, readings, space);
     return { page, transform: image.transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, space };
   }));
 }
@@ -165,4 +166,25 @@ async function multiRestCounts(rests: readonly RestSymbol[], staff: Staff, image
     if (n >= 2 && n <= 999) counts.set(rest, n);
   }
   return counts;
+}
+
+/**
+ * A time signature stands at the start of a measure. One found inside a
+ * measure, away from its start, means the barline before it was missed:
+ * the measure is split just before the signature (where most staves show it).
+ */
+function splitAtTimeSignatures(measures: SystemMeasures, readings: readonly StaffReading[], space: number): void {
+  const xs = readings.flatMap((r) => r.times.filter((t) => t.value).map((t) => t.x)).sort((a, b) => a - b);
+  for (const x of xs) {
+    const shown = readings.filter((r) => r.times.some((t) => Math.abs(t.x - x) < space * 2)).length;
+    if (shown < Math.ceil(readings.length / 2)) continue;
+    const m = measures.bounds.findIndex((b, i) => i < measures.bounds.length - 1 && x >= b && x < measures.bounds[i + 1]!);
+    if (m < 0 || x - measures.bounds[m]! < space * 4) continue;
+    // The opening signature follows the clef and key at the staff's start: not a split.
+    if (m === 0 && readings.some((r) => x < r.staff.x0 + space * 12 && !r.items.some((i) => i.x < x))) continue;
+    const at = x - space * 0.8;
+    measures.bounds.splice(m + 1, 0, at);
+    measures.right.splice(m, 0, undefined);
+    measures.left.splice(m + 1, 0, undefined);
+  }
 }

@@ -25,8 +25,7 @@ export async function readTimeSignature(glyphs: readonly TimeGlyph[], staff: Sta
   const space = localSpace(staff, (x0 + x1) / 2) || staff.space;
   const common = glyphs.find((g) => g.common);
   if (common) {
-    // ¢'s stroke reaches beyond the C, which itself spans two spaces.
-    return common.y1 - common.y0 > space * 2.7 ? { beats: 2, beatType: 2, symbol: 'cut' } : { beats: 4, beatType: 4, symbol: 'common' };
+    return isCut(common, gray, space) ? { beats: 2, beatType: 2, symbol: 'cut' } : { beats: 4, beatType: 4, symbol: 'common' };
   }
   const lines = [0, 1, 2, 3, 4].map((l) => staffLineY(staff, l, (x0 + x1) / 2));
   const [top, bottom] = signatureHalves(lines, x0, x1, space, lineThickness).map((region) => digitCells(gray, region, lines, lineThickness));
@@ -37,6 +36,29 @@ export async function readTimeSignature(glyphs: readonly TimeGlyph[], staff: Sta
   const beats = number(digits.slice(0, top!.length));
   const beatType = number(digits.slice(top!.length));
   return beats >= 1 && BEAT_TYPES.has(beatType) ? { beats, beatType } : undefined;
+}
+
+/**
+ * ¢ is a C with a vertical stroke through its middle that reaches beyond it:
+ * a column of ink in the glyph's middle longer than the C is tall (two
+ * spaces). The model labels the C and may leave the stroke's ends out, so
+ * the page's own pixels decide.
+ */
+function isCut(glyph: TimeGlyph, gray: GrayImage, space: number): boolean {
+  if (glyph.y1 - glyph.y0 > space * 2.7) return true;
+  const width = glyph.x1 - glyph.x0;
+  const ya = Math.max(0, Math.floor(glyph.y0 - space));
+  const yb = Math.min(gray.height - 1, Math.ceil(glyph.y1 + space));
+  let longest = 0;
+  for (let x = Math.round(glyph.x0 + width * 0.3); x <= Math.round(glyph.x1 - width * 0.3); x++) {
+    if (x < 0 || x >= gray.width) continue;
+    let run = 0;
+    for (let y = ya; y <= yb; y++) {
+      run = gray.data[y * gray.width + x]! < 128 ? run + 1 : 0;
+      longest = Math.max(longest, run);
+    }
+  }
+  return longest >= space * 2.4;
 }
 
 /**
