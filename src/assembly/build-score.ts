@@ -137,7 +137,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         }
         const marks = reading ? tupletMarks(reading, left, right) : [];
         voices.forEach((items, v) => {
-          repairVoice(items, expected, marks, system.space);
+          repairVoice(items, expected, marks, system.space, (reading?.tuplets.length ?? 0) > 0);
           const accidentalState = new Map<number, number>();
           const events = items.map((item) => toEvent(item, slot.staff, reading!, system, clefAt(reading!, item.x, clefState[s]!), keyState[s]!, accidentalState));
           measure.voices.push({ id: voiceId(slot, v), events });

@@ -4,6 +4,8 @@
  * makes the voice fit:
  * - a rest alone in its voice is a whole-measure rest, whatever its glyph;
  * - a tuplet mark over a group makes it a triplet (3 in the time of 2);
+ * - runs of equal short notes in threes are triplets whose mark the engraver
+ *   left out after the first ("simile"), when that alone makes the voice fit;
  * - one missed or extra augmentation dot.
  * A first measure that is short and otherwise consistent is a pickup.
  */
@@ -32,7 +34,11 @@ function setDuration(item: TimedItem): void {
 }
 
 /** Repairs a voice in place so that it lasts `expected`, where one simple explanation fits. */
-export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): void {
+/**
+ * `staffHasTuplets`: tuplet marks were seen on this staff in this system,
+ * which is what licenses reading unmarked groups of three as triplets.
+ */
+export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number, staffHasTuplets = false): void {
   if (items.length === 1 && items[0]!.isRest && (items[0]!.type === 'whole' || items[0]!.type === 'half' || compare(items[0]!.duration, expected) !== 0)) {
     items[0]!.measureRest = true;
     items[0]!.duration = expected;
@@ -60,6 +66,7 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
       setDuration(item);
     });
   }
+  if (staffHasTuplets && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected)) return;
   const missing = sub(expected, voiceDuration(items));
   // One dot more or less: the dot adds half the item's undotted value (for a single dot).
   const candidates = items.filter((item) => {
@@ -103,4 +110,31 @@ function applyTriplet(items: TimedItem[], markX: number, space: number): void {
     item.tuplet = { actual: 3, normal: 2, start: k === 0, stop: k === group.length - 1 };
     setDuration(item);
   });
+}
+
+/**
+ * Engravers mark the first triplets of a passage and leave the number off the
+ * rest. In an overfull voice, runs of equal eighths or shorter, in threes,
+ * become triplets one group at a time from the left until the voice fits;
+ * if it never fits exactly, nothing changes.
+ */
+function unmarkedTriplets(items: TimedItem[], expected: Fraction): boolean {
+  const before = items.map((i) => i.tuplet);
+  const short = (i: TimedItem) => !i.tuplet && !i.grace && !i.isRest && i.dots === 0 && compare(notatedDuration(i.type), frac(1, 2)) <= 0;
+  for (let k = 0; k + 3 <= items.length && compare(voiceDuration(items), expected) > 0; ) {
+    const group = items.slice(k, k + 3);
+    if (group.every(short) && group.every((i) => i.type === group[0]!.type)) {
+      group.forEach((item, n) => {
+        item.tuplet = { actual: 3, normal: 2, start: n === 0, stop: n === 2 };
+        setDuration(item);
+      });
+      k += 3;
+    } else k++;
+  }
+  if (equals(voiceDuration(items), expected)) return true;
+  items.forEach((item, n) => {
+    item.tuplet = before[n];
+    setDuration(item);
+  });
+  return false;
 }
