@@ -8,8 +8,8 @@
  * system and page to page, so pitches and measure lengths are settled here,
  * in reading order.
  */
-import { compare, frac, ZERO, add, type Fraction } from '../score/fraction.js';
-import type { Box, Clef, ClefChange, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, Step, TimeSignature, Voice, VoiceEvent } from '../score/model.js';
+import { add, compare, ZERO, type Fraction } from '../score/fraction.js';
+import type { Box, Clef, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, TimeSignature, VoiceEvent } from '../score/model.js';
 import { keyAlter, STEPS } from '../score/pitch.js';
 import { diatonicAt } from './clef-pitch.js';
 import { notatedDuration, timeSignatureLength } from '../score/timeline.js';

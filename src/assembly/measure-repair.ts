@@ -88,11 +88,7 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
   }
 }
 
-/**
- * Makes the group under a tuplet mark a triplet: the three items nearest the
- * mark, or six when the neighbours are twice as short (a sextuplet reads as
- * two triplets for timing).
- */
+/** Makes the group under a tuplet mark a triplet: the three items nearest the mark, of about one value. */
 function applyTriplet(items: TimedItem[], markX: number, space: number): void {
   const free = items.map((item, k) => ({ item, k })).filter(({ item }) => !item.tuplet && !item.grace);
   if (free.length < 3) return;

@@ -11,7 +11,7 @@ import type { Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
 import type { AccidentalKind, AccidentalSymbol, Head, PageSymbols, RestSymbol } from '../symbols/read-symbols.js';
 import { staffLineY } from '../staves/detect-staves.js';
-import { digitCells, readDigits } from '../symbols/digits.js';
+import { digitCells, readNumbers } from '../symbols/digits.js';
 import type { PageTransform } from '../preparation/prepare-page.js';
 import { systemMeasures, type SystemMeasures } from './measures.js';
 import { staffSignatures, type Placed, type StaffSignatures } from './signatures.js';
@@ -160,10 +160,8 @@ async function multiRestCounts(rests: readonly RestSymbol[], staff: Staff, image
     const space = staff.space;
     const cells = digitCells(image.gray, { x0: x - space * 3, x1: x + space * 3, y0: top - space * 3.6, y1: top - space * 0.4 }, [], image.lineThickness);
     if (!cells.length || cells.length > 3) continue;
-    const digits = await readDigits(cells);
-    if (digits.some((d) => d.probability < 0.6)) continue;
-    const n = Number(digits.map((d) => d.digit).join(''));
-    if (n >= 2 && n <= 999) counts.set(rest, n);
+    const [n] = (await readNumbers([cells])) ?? [];
+    if (n !== undefined && n >= 2 && n <= 999) counts.set(rest, n);
   }
   return counts;
 }

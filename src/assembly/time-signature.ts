@@ -12,12 +12,10 @@ import type { TimeSignature } from '../score/model.js';
 import type { GrayImage } from '../image/gray.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import { localSpace } from '../staves/staff-geometry.js';
-import { digitCells, readDigits, signatureHalves } from '../symbols/digits.js';
+import { digitCells, readNumbers, signatureHalves } from '../symbols/digits.js';
 import type { TimeGlyph } from '../symbols/read-symbols.js';
 
 const BEAT_TYPES = new Set([1, 2, 4, 8, 16, 32, 64]);
-/** Below this probability a digit is a guess, and a guessed signature is worse than an inferred one. */
-const MIN_DIGIT_PROBABILITY = 0.6;
 
 export async function readTimeSignature(glyphs: readonly TimeGlyph[], staff: Staff, gray: GrayImage, lineThickness: number): Promise<TimeSignature | undefined> {
   const x0 = Math.min(...glyphs.map((g) => g.x0));
@@ -30,12 +28,9 @@ export async function readTimeSignature(glyphs: readonly TimeGlyph[], staff: Sta
   const lines = [0, 1, 2, 3, 4].map((l) => staffLineY(staff, l, (x0 + x1) / 2));
   const [top, bottom] = signatureHalves(lines, x0, x1, space, lineThickness).map((region) => digitCells(gray, region, lines, lineThickness));
   if (!top!.length || !bottom!.length || top!.length > 2 || bottom!.length > 2) return undefined;
-  const digits = await readDigits([...top!, ...bottom!]);
-  if (digits.some((d) => d.probability < MIN_DIGIT_PROBABILITY)) return undefined;
-  const number = (ds: typeof digits) => Number(ds.map((d) => d.digit).join(''));
-  const beats = number(digits.slice(0, top!.length));
-  const beatType = number(digits.slice(top!.length));
-  return beats >= 1 && BEAT_TYPES.has(beatType) ? { beats, beatType } : undefined;
+  // A guessed digit gives no signature: one inferred from the measures is better than a wrong one.
+  const [beats, beatType] = (await readNumbers([top!, bottom!])) ?? [];
+  return beats !== undefined && beatType !== undefined && beats >= 1 && BEAT_TYPES.has(beatType) ? { beats, beatType } : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
  * reproducible and comparable byte for byte in tests.
  */
 import { zlibSync } from 'fflate';
+import { crc32 } from './crc32.js';
 import { assertRaster, type Raster } from './raster.js';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -111,24 +112,4 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   out.set(data, 8);
   view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
   return out;
-}
-
-let crcTable: Uint32Array | undefined;
-
-/** CRC-32 as PNG (and zlib, ZIP) define it; the table is built on first use. */
-function crc32(bytes: Uint8Array): number {
-  const table = (crcTable ??= makeCrcTable());
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = table[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function makeCrcTable(): Uint32Array {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
 }

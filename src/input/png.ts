@@ -15,6 +15,7 @@
  */
 import { Unzlib } from 'fflate';
 import { OmrError } from '../errors.js';
+import { crc32 } from '../image/crc32.js';
 import type { Raster } from '../image/raster.js';
 import { exifOrientation, type Orientation } from './exif-orientation.js';
 import { checkImageSize, corruptedFile } from './input-error.js';
@@ -345,20 +346,4 @@ function pixelWriter(
       }
     }
   };
-}
-
-const CRC_TABLE = (() => {
-  const table = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c;
-  }
-  return table;
-})();
-
-function crc32(bytes: Uint8Array): number {
-  let crc = -1;
-  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
-  return ~crc >>> 0;
 }

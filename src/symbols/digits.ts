@@ -9,8 +9,8 @@
  * code, so the model sees exactly what it will be asked about.
  */
 import * as ort from 'onnxruntime-web';
-import { env, loadAsset } from '../env.js';
 import type { GrayImage } from '../image/gray.js';
+import { onnxModel } from './onnx-model.js';
 
 export const DIGIT_MODEL_FILE = 'digits.onnx';
 export const DIGIT_MODEL_VERSION = 'digits-1';
@@ -180,21 +180,10 @@ function toCell(gray: GrayImage, x0: number, y0: number, x1: number, y1: number,
   return cell;
 }
 
-let session: Promise<ort.InferenceSession> | undefined;
-
-function digitModel(): Promise<ort.InferenceSession> {
-  session ??= (async () => {
-    ort.env.wasm.numThreads = env.threads;
-    if (env.wasmBase) ort.env.wasm.wasmPaths = env.wasmBase;
-    return ort.InferenceSession.create(await loadAsset(env.modelBase, DIGIT_MODEL_FILE), { executionProviders: ['wasm'] });
-  })();
-  return session;
-}
-
 /** Classifies digit cells: each digit 0–9 with the model's probability. */
 export async function readDigits(cells: readonly DigitCell[]): Promise<{ digit: number; probability: number }[]> {
   if (!cells.length) return [];
-  const model = await digitModel();
+  const model = await onnxModel(DIGIT_MODEL_FILE);
   const size = DIGIT_HEIGHT * DIGIT_WIDTH;
   const input = new Float32Array(cells.length * size);
   cells.forEach((c, i) => input.set(c.cell, i * size));
@@ -207,4 +196,15 @@ export async function readDigits(cells: readonly DigitCell[]): Promise<{ digit: 
     const total = row.reduce((s, v) => s + Math.exp(v - row[best]!), 0);
     return { digit: best, probability: 1 / total };
   });
+}
+
+/** Below this probability a digit is a guess, and a guessed number is worse than none. */
+const MIN_DIGIT_PROBABILITY = 0.6;
+
+/** Reads groups of digit cells (left to right) as numbers in one model run; undefined when any digit is a guess. */
+export async function readNumbers(groups: readonly (readonly DigitCell[])[]): Promise<number[] | undefined> {
+  const digits = await readDigits(groups.flat());
+  if (digits.some((d) => d.probability < MIN_DIGIT_PROBABILITY)) return undefined;
+  let at = 0;
+  return groups.map((group) => Number(digits.slice(at, (at += group.length)).map((d) => d.digit).join('')));
 }

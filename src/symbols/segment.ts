@@ -8,9 +8,9 @@
  * margins and blank paper cost nothing.
  */
 import * as ort from 'onnxruntime-web';
-import { env, loadAsset } from '../env.js';
 import type { GrayImage } from '../image/gray.js';
 import type { Staff } from '../staves/detect-staves.js';
+import { onnxModel } from './onnx-model.js';
 
 export const SYMBOL_MODEL_FILE = 'symbols.onnx';
 /** Version of the committed model (its card's `version`), written into every recognised MusicXML. */
@@ -29,18 +29,6 @@ export interface ClassMap {
   confidence: Uint8Array;
 }
 
-let session: Promise<ort.InferenceSession> | undefined;
-
-function symbolModel(): Promise<ort.InferenceSession> {
-  session ??= (async () => {
-    ort.env.wasm.numThreads = env.threads;
-    if (env.wasmBase) ort.env.wasm.wasmPaths = env.wasmBase;
-    const bytes = await loadAsset(env.modelBase, SYMBOL_MODEL_FILE);
-    return ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
-  })();
-  return session;
-}
-
 /** The model sees inputs whose sides are multiples of 16 (four poolings of its U-Net). */
 const MULTIPLE = 16;
 
@@ -50,7 +38,7 @@ const MULTIPLE = 16;
  * the whole page; everything outside the bands is background.
  */
 export async function segmentSymbols(page: GrayImage, staves: readonly Staff[]): Promise<ClassMap> {
-  const model = await symbolModel();
+  const model = await onnxModel(SYMBOL_MODEL_FILE);
   const width2 = Math.ceil(page.width / 2);
   const height2 = Math.ceil(page.height / 2);
   const map: ClassMap = { width: width2, height: height2, data: new Uint8Array(width2 * height2), confidence: new Uint8Array(width2 * height2) };

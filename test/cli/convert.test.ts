@@ -4,21 +4,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
 import { corpusFiles } from '../support/corpus.js';
+import { runCli as run } from '../support/cli-run.js';
 import { noteContent } from '../support/note-content.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const out = mkdtempSync(join(tmpdir(), 'scoresight-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
-
-async function run(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { code, stdout, stderr };
-}
 
 describe('scoresight convert', () => {
   const input = corpusFiles('lieder')[0]!;

@@ -4,10 +4,10 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { decodePng } from '../../src/input/png.js';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
 import { RECOGNITION_MODEL_VERSION } from '../../src/recognize/recognize-score.js';
+import { runCli as run } from '../support/cli-run.js';
 import { noteContent } from '../support/note-content.js';
 import { validateMusicXmlFiles } from '../support/xsd.js';
 
@@ -15,13 +15,6 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/fixtures/recognition');
 const out = mkdtempSync(join(tmpdir(), 'scoresight-recognize-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
-
-async function run(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { code, stdout, stderr };
-}
 
 describe('scoresight recognize', () => {
   const truth = noteContent(readMusicXml(readFileSync(join(FIXTURES, 'melody.musicxml'))));
