@@ -1,0 +1,66 @@
+/**
+ * What the job engine stores, beside the public resources: the job as the
+ * service shows it plus the bookkeeping the service keeps out of sight
+ * (files, charges, idempotency), results, library scores and tasks.
+ */
+import type { Score } from '../score/model.js';
+import type { DetailsStepData, Job, LibraryScore, Task } from './types.js';
+
+/** An uploaded file; its bytes are the blob `file:<job>:<index>`. */
+export interface FileMeta {
+  filename: string;
+  mimeType: string;
+  size: number;
+  /** Pages it holds (1 for an image). */
+  pages: number;
+}
+
+export interface JobRecord {
+  job: Job;
+  /** Creation order, for newest-first listing with a stable cursor. */
+  seq: number;
+  files: FileMeta[];
+  idempotencyKey?: string;
+  collection?: string;
+  /** Credits charged at start and not yet reverted. */
+  charged: number;
+  /** `mainLanguage` from the details submission. */
+  mainLanguage?: string;
+  /** Set when a cancel arrived while a page was being recognised: the job stops at the next page. */
+  cancelRequested?: boolean;
+}
+
+/** A finished recognition: the score before and after the user's review. */
+export interface ResultRecord {
+  /** The score as recognition assembled it. */
+  recognized: Score;
+  /** The score with details overrides applied; what exports are written from. */
+  score: Score;
+  /** The details step data as detected (before overrides). */
+  details: DetailsStepData;
+  modelVersion: string;
+  /** Pages recognised. */
+  pageCount: number;
+}
+
+export interface RevisionRecord {
+  score: Score;
+  creationDate: string;
+}
+
+export interface TaskRecord {
+  task: Task;
+  /** The OMR job an import task runs. */
+  job?: string;
+}
+
+export interface StoreSchema {
+  jobs: JobRecord;
+  results: ResultRecord;
+  blobs: Uint8Array;
+  scores: LibraryScore;
+  /** Keyed `<score>:<revision>`. */
+  revisions: RevisionRecord;
+  tasks: TaskRecord;
+  meta: unknown;
+}

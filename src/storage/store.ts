@@ -1,0 +1,28 @@
+/**
+ * Where the job engine keeps everything that must outlive a page reload or a
+ * process restart: job records, uploaded files, results, library scores and
+ * tasks. One small key–value interface with three implementations —
+ * IndexedDB in browsers, a directory in Node, memory for tests and
+ * throwaway clients — so the engine never knows which one it runs on.
+ *
+ * Values are plain data (what `structuredClone` and JSON both carry);
+ * binary data lives only in the `blobs` collection, as `Uint8Array`.
+ */
+import type { StoreSchema } from '../jobs/records.js';
+
+export const COLLECTIONS = ['jobs', 'results', 'blobs', 'scores', 'revisions', 'tasks', 'meta'] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+export interface Store {
+  get<C extends Collection>(collection: C, key: string): Promise<StoreSchema[C] | undefined>;
+  /** Writes atomically: after a crash a key holds either the old or the new value, never half of one. */
+  put<C extends Collection>(collection: C, key: string, value: StoreSchema[C]): Promise<void>;
+  /** Deleting a missing key is not an error. */
+  delete(collection: Collection, key: string): Promise<void>;
+  /** Keys of a collection, optionally only those starting with `prefix`, in ascending order. */
+  keys(collection: Collection, prefix?: string): Promise<string[]>;
+  /** Every value of a collection, in ascending key order. */
+  values<C extends Collection>(collection: C): Promise<StoreSchema[C][]>;
+  /** Releases the store (closes the database); later calls reject. */
+  close(): Promise<void>;
+}
