@@ -38,6 +38,11 @@ export interface RecognizeOptions {
   onFirstPage?: (raster: Raster) => void;
   /** Resolution PDF pages are rendered at (default {@link RECOGNITION_PDF_DPI}). */
   dpi?: number;
+  /**
+   * Awaited before each page is recognised; a job engine stops the run
+   * between pages (a cancel) by throwing from it.
+   */
+  beforePage?: (page: number) => void | Promise<void>;
 }
 
 export async function recognizeScore(files: readonly InputFile[], options: RecognizeOptions = {}): Promise<Score> {
@@ -47,6 +52,7 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
   for await (const { raster } of decodePages(files, { dpi: options.dpi ?? RECOGNITION_PDF_DPI })) {
     if (index === 0) options.onFirstPage?.(raster);
     const page = index++;
+    await options.beforePage?.(page);
     try {
       readings.push(...(await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }))));
     } catch (err) {
