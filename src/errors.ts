@@ -20,6 +20,17 @@ export type OmrErrorCode =
   | 'OMR_JOB_EXPIRED'
   | 'OMR_SCOPE_REQUIRED'
   | 'API_RATE_LIMIT_EXCEEDED'
+  // The service shows a status but no code for these; the names are ours.
+  | 'OMR_JOB_NOT_FOUND'
+  | 'OMR_JOB_NO_FILES'
+  | 'OMR_TOO_MANY_PAGES'
+  | 'OMR_INSUFFICIENT_CREDITS'
+  | 'OMR_FORMAT_NOT_AVAILABLE'
+  | 'OMR_FILE_NOT_FOUND'
+  | 'OMR_JOB_CANCELED'
+  | 'SCORE_NOT_FOUND'
+  | 'TASK_NOT_FOUND'
+  | 'UNAUTHORIZED'
   // Input files.
   | 'CORRUPTED_FILE'
   | 'ENCRYPTED_PDF'
@@ -29,6 +40,8 @@ export type OmrErrorCode =
   // Recognition.
   | 'NO_MUSIC_DETECTED'
   | 'UNSUPPORTED_TABLATURE'
+  // A recognition worker died (out of memory, a crash); only its job fails.
+  | 'WORKER_CRASHED'
   // Anything else; the message says what happened.
   | 'INVALID_ARGUMENT'
   | 'INTERNAL_ERROR';
@@ -51,6 +64,15 @@ const DEFAULT_STATUS: Partial<Record<OmrErrorCode, number>> = {
   OMR_JOB_EXPIRED: 409,
   OMR_SCOPE_REQUIRED: 403,
   API_RATE_LIMIT_EXCEEDED: 403,
+  OMR_JOB_NOT_FOUND: 404,
+  OMR_INSUFFICIENT_CREDITS: 402,
+  OMR_FORMAT_NOT_AVAILABLE: 404,
+  OMR_FILE_NOT_FOUND: 404,
+  OMR_JOB_CANCELED: 409,
+  SCORE_NOT_FOUND: 404,
+  TASK_NOT_FOUND: 404,
+  UNAUTHORIZED: 401,
+  WORKER_CRASHED: 500,
   FILE_TOO_LARGE: 413,
   INTERNAL_ERROR: 500,
 };
