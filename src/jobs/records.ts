@@ -26,8 +26,12 @@ export interface JobRecord {
   charged: number;
   /** `mainLanguage` from the details submission. */
   mainLanguage?: string;
-  /** Set when a cancel arrived while a page was being recognised: the job stops at the next page. */
-  cancelRequested?: boolean;
+  /** Times the job was found running when a client opened the store (interrupted runs). */
+  attempts?: number;
+  /** The import task this job runs (hidden from the job list). */
+  task?: string;
+  /** Title given with a score import. */
+  title?: string;
 }
 
 /** A finished recognition: the score before and after the user's review. */
@@ -46,6 +50,8 @@ export interface ResultRecord {
 export interface RevisionRecord {
   score: Score;
   creationDate: string;
+  /** For recognised scores: the models that read them, written into their MusicXML. */
+  modelVersion?: string;
 }
 
 export interface TaskRecord {

@@ -1,0 +1,101 @@
+/**
+ * The job records of one client, held in memory and written through to the
+ * store. Every change to a job goes through `update`, one at a time per job,
+ * so the pipeline's progress and a caller's cancel can never overwrite each
+ * other; every change wakes the long-polls waiting on that job.
+ */
+import { OmrError } from '../errors.js';
+import type { Store } from '../storage/store.js';
+import type { JobRecord } from './records.js';
+
+export class JobTable {
+  private readonly records = new Map<string, JobRecord>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private nextSeq = 1;
+
+  constructor(private readonly store: Store) {}
+
+  async load(): Promise<void> {
+    for (const record of await this.store.values('jobs')) {
+      this.records.set(record.job.id, record);
+      this.nextSeq = Math.max(this.nextSeq, record.seq + 1);
+    }
+  }
+
+  seq(): number {
+    return this.nextSeq++;
+  }
+
+  find(id: string): JobRecord | undefined {
+    return this.records.get(id);
+  }
+
+  get(id: string): JobRecord {
+    const record = this.records.get(id);
+    if (!record) throw new OmrError('OMR_JOB_NOT_FOUND', `No job ${JSON.stringify(id)} exists (or it belongs to another account).`);
+    return record;
+  }
+
+  all(): JobRecord[] {
+    return [...this.records.values()];
+  }
+
+  async insert(record: JobRecord): Promise<void> {
+    await this.store.put('jobs', record.job.id, record);
+    this.records.set(record.job.id, record);
+    this.notify(record.job.id);
+  }
+
+  /**
+   * Applies `change` to the current record and stores the result; `change`
+   * may throw to refuse (nothing is written). Returns the new record.
+   */
+  update(id: string, change: (record: JobRecord) => JobRecord | Promise<JobRecord>): Promise<JobRecord> {
+    const previous = this.locks.get(id) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const next = await change(this.get(id));
+      if (next !== this.records.get(id)) {
+        await this.store.put('jobs', id, next);
+        this.records.set(id, next);
+        this.notify(id);
+      }
+      return next;
+    });
+    const settled = run.catch(() => undefined);
+    this.locks.set(id, settled);
+    void settled.then(() => {
+      if (this.locks.get(id) === settled) this.locks.delete(id);
+    });
+    return run;
+  }
+
+  /** Resolves on the job's next change, or after `ms`. */
+  changed(id: string, ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const set = this.waiters.get(id) ?? new Set();
+      this.waiters.set(id, set);
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+      set.add(done);
+    });
+  }
+
+  /** Wakes every waiter (when the client closes). */
+  wakeAll(): void {
+    for (const id of this.waiters.keys()) this.notify(id);
+  }
+
+  private notify(id: string): void {
+    const set = this.waiters.get(id);
+    if (!set) return;
+    this.waiters.delete(id);
+    for (const wake of set) wake();
+  }
+}

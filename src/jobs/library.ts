@@ -1,0 +1,77 @@
+/**
+ * The local score library: what a job with `output: library` and a score
+ * import create. A score keeps every revision; an export of a revision is a
+ * task, as on the service, whose `result.url` is a `data:` URL — fetchable
+ * in browsers and in Node, and needing no server.
+ */
+import { OmrError } from '../errors.js';
+import type { Score } from '../score/model.js';
+import type { Store } from '../storage/store.js';
+import { encodeBase64 } from './file-input.js';
+import { writeExport } from './exports.js';
+import type { LibraryScore, Task } from './types.js';
+
+/** Formats a library score exports to. */
+export const SCORE_EXPORT_FORMATS = ['musicxml', 'mxl', 'midi'] as const;
+
+export interface CreatedScore {
+  score: LibraryScore;
+  revision: string;
+  revisionDate: string;
+}
+
+export class ScoreLibrary {
+  constructor(
+    private readonly store: Store,
+    private readonly newId: (prefix: string) => string,
+    private readonly now: () => string,
+  ) {}
+
+  async create(score: Score, options: { job?: string; modelVersion?: string } = {}): Promise<CreatedScore> {
+    const id = this.newId('score');
+    const revision = this.newId('rev');
+    const revisionDate = this.now();
+    const entry: LibraryScore = {
+      id,
+      title: score.credits.title || 'Untitled score',
+      creationDate: revisionDate,
+      revision,
+      revisions: [{ id: revision, creationDate: revisionDate }],
+      ...(options.job ? { job: options.job } : {}),
+    };
+    await this.store.put('revisions', `${id}:${revision}`, { score, creationDate: revisionDate, ...(options.modelVersion ? { modelVersion: options.modelVersion } : {}) });
+    await this.store.put('scores', id, entry);
+    return { score: entry, revision, revisionDate };
+  }
+
+  async get(id: string): Promise<LibraryScore> {
+    const entry = await this.store.get('scores', id);
+    if (!entry) throw new OmrError('SCORE_NOT_FOUND', `No score ${JSON.stringify(id)} exists in the library.`);
+    return entry;
+  }
+
+  /** Exports a revision at once and records the finished task. */
+  async exportTask(scoreId: string, revision: string, format: string): Promise<Task> {
+    await this.get(scoreId);
+    const stored = await this.store.get('revisions', `${scoreId}:${revision}`);
+    if (!stored) throw new OmrError('SCORE_NOT_FOUND', `Score ${scoreId} has no revision ${JSON.stringify(revision)}.`);
+    if (!(SCORE_EXPORT_FORMATS as readonly string[]).includes(format)) {
+      throw new OmrError('INVALID_ARGUMENT', `Scores export to ${SCORE_EXPORT_FORMATS.join(', ')}; ${JSON.stringify(format)} is not one of them.`);
+    }
+    const file = writeExport({ score: stored.score, modelVersion: stored.modelVersion }, format);
+    const date = this.now();
+    const task: Task = {
+      id: this.newId('task'),
+      type: 'export',
+      state: 'done',
+      progress: { percent: 100 },
+      score: scoreId,
+      revision,
+      creationDate: date,
+      doneDate: date,
+      result: { url: `data:${file.contentType};base64,${encodeBase64(file.data)}` },
+    };
+    await this.store.put('tasks', task.id, { task });
+    return task;
+  }
+}

@@ -1,0 +1,683 @@
+/**
+ * The local engine: the service's job interface, run on this machine.
+ *
+ * Requests check and record state through the pure job machine
+ * (`job-machine.ts`); the pipeline runs in the recognition pool and reports
+ * back through the same machine, so every state a caller can observe is one
+ * the service's transition table allows. Everything is written through to
+ * the store, so jobs, files and results survive a reload or restart; a job
+ * found running after a restart starts over, and one that keeps dying ends
+ * in `error` with its credits reverted.
+ */
+import { OmrError } from '../errors.js';
+import type { InputFile } from '../input/decode-pages.js';
+import { detectFileType } from '../input/file-type.js';
+import type { PageStage } from '../recognize/recognize-page.js';
+import { readMusicXml } from '../import/musicxml/read-score.js';
+import { extractMxlScore } from '../import/mxl-container.js';
+import { readMidi } from '../import/midi/read-midi.js';
+import type { Store } from '../storage/store.js';
+import { createMemoryStore } from '../storage/memory-store.js';
+import type { ScoreSightClient } from './client.js';
+import { createLedger, type CreditLedger } from './credits.js';
+import { applyDetails, detectDetails, isResolved, validateSubmission } from './details.js';
+import { availableFormats, writeExport } from './exports.js';
+import { MAX_FILE_SIZE, fileBytes } from './file-input.js';
+import { assertDownloadable, createJobState, isRecognizing, isTerminal, transition, type JobEvent } from './job-machine.js';
+import { JobTable } from './job-table.js';
+import { ScoreLibrary } from './library.js';
+import { LOCALES, LOCALES_DETAILS, isLanguageTag } from './locales.js';
+import type { JobRecord, ResultRecord } from './records.js';
+import type { RecognitionPool } from './recognition-pool.js';
+import type {
+  AddFileResult,
+  Capabilities,
+  CreateJobBody,
+  DetailsSubmission,
+  Download,
+  ImportScoreBody,
+  ImportScoreResult,
+  Job,
+  JobFileInput,
+  JobPage,
+  JobProgress,
+  LibraryScore,
+  ListJobsQuery,
+  Task,
+} from './types.js';
+
+export interface LocalClientOptions {
+  /** Where jobs live. Default: IndexedDB in browsers, memory elsewhere (pass `createFileStore(dir)` in Node to keep them). */
+  store?: Store;
+  /** Recognition workers. Default: a worker pool sized to the machine. */
+  pool?: RecognitionPool;
+  /** Jobs recognised at once; more wait in `OMR_QUEUED`. Default 10, as the service. */
+  maxParallelJobs?: number;
+  /** Pages per job (`maxPages`). Default 200. */
+  maxPages?: number;
+  /** Retention of `output: musicxml` jobs, in days. Default 30. */
+  retentionDays?: number;
+  /** A credit balance to charge (one per page); unlimited when absent. */
+  credits?: number;
+  /** The clock; tests move it to check retention. */
+  now?: () => Date;
+  /** How often erasure of expired jobs runs. Default hourly; 0 turns the timer off (call `sweepRetention`). */
+  sweepIntervalMs?: number;
+  /** Resolution PDF pages are rendered at for recognition. */
+  dpi?: number;
+}
+
+/** How often a job may be found running after a restart before it is failed rather than retried. */
+const MAX_ATTEMPTS = 3;
+const MAX_WAIT_SECONDS = 25;
+const DEFAULT_LIST_LIMIT = 20;
+
+export type LocalClient = ScoreSightClient & {
+  /** Erases the files and results of `musicxml` jobs past their retention; returns how many. */
+  sweepRetention(): Promise<number>;
+};
+
+/** The local engine, mirroring the hosted service. Resolves once stored jobs are loaded and interrupted ones resumed. */
+export async function createClient(options: LocalClientOptions = {}): Promise<LocalClient> {
+  const store = options.store ?? (await defaultStore());
+  const pool = options.pool ?? (await defaultPool());
+  const engine = new LocalEngine(store, pool, options, !options.pool);
+  await engine.open();
+  return engine;
+}
+
+async function defaultStore(): Promise<Store> {
+  if (typeof indexedDB !== 'undefined') {
+    const { openIndexedDbStore } = await import('../storage/idb-store.js');
+    return openIndexedDbStore();
+  }
+  return createMemoryStore();
+}
+
+async function defaultPool(): Promise<RecognitionPool> {
+  const { createRecognitionPool } = await import('../workers/worker-pool.js');
+  return createRecognitionPool();
+}
+
+class LocalEngine implements LocalClient {
+  private readonly jobs: JobTable;
+  private readonly library: ScoreLibrary;
+  private readonly ledger: CreditLedger;
+  private readonly maxParallel: number;
+  private readonly maxPages: number;
+  private readonly retentionDays: number;
+  private readonly clock: () => Date;
+  private readonly queue: string[] = [];
+  private readonly running = new Set<string>();
+  /** Cancels asked for while a page was being recognised: honoured at the next page. */
+  private readonly cancels = new Set<string>();
+  private readonly idempotency = new Map<string, string>();
+  private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly pool: RecognitionPool,
+    private readonly options: LocalClientOptions,
+    private readonly ownsPool: boolean,
+  ) {
+    this.jobs = new JobTable(store);
+    this.clock = options.now ?? (() => new Date());
+    this.library = new ScoreLibrary(store, newId, () => this.now());
+    this.ledger = createLedger(store, options.credits);
+    this.maxParallel = options.maxParallelJobs ?? 10;
+    this.maxPages = options.maxPages ?? 200;
+    this.retentionDays = options.retentionDays ?? 30;
+  }
+
+  async open(): Promise<void> {
+    await this.jobs.load();
+    for (const record of this.jobs.all()) {
+      if (record.idempotencyKey) this.idempotency.set(record.idempotencyKey, record.job.id);
+    }
+    // Jobs interrupted by a crash or a closed tab: in creation order, so they keep their places.
+    const interrupted = this.jobs.all().filter((r) => r.job.status === 'processing').sort((a, b) => a.seq - b.seq);
+    for (const record of interrupted) await this.resume(record);
+    await this.sweepRetention();
+    const interval = this.options.sweepIntervalMs ?? 3_600_000;
+    if (interval > 0) {
+      this.sweepTimer = setInterval(() => void this.sweepRetention().catch(() => {}), interval);
+      (this.sweepTimer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Capabilities
+
+  async getCapabilities(): Promise<Capabilities> {
+    const remaining = await this.ledger.remaining();
+    return {
+      locales: [...LOCALES],
+      localesDetails: LOCALES_DETAILS.map((l) => ({ ...l })),
+      maxPages: this.maxPages,
+      maxFileSize: MAX_FILE_SIZE,
+      retentionDays: this.retentionDays,
+      ...(remaining === undefined ? {} : { costPerPage: 1, remainingCredits: remaining }),
+    };
+  }
+
+  // -------------------------------------------------------------------------
+  // Jobs
+
+  async createJob(body: CreateJobBody = {}): Promise<Job> {
+    this.assertOpen();
+    validateCreateBody(body);
+    if (body.idempotencyKey !== undefined) {
+      const existing = this.idempotency.get(body.idempotencyKey);
+      if (existing) return this.view(existing);
+    }
+    if (body.autoStart && !body.files?.length) {
+      throw new OmrError('OMR_JOB_NO_FILES', 'autoStart needs files: send them in the same request, or create a draft and add them.');
+    }
+    // Files are read and checked before anything is stored: a bad file creates no job.
+    const files = await Promise.all((body.files ?? []).map((file, i) => this.readFile(file, `files[${i}]`)));
+    const id = newId('job');
+    const state = createJobState({
+      id,
+      now: this.now(),
+      output: body.output,
+      interactiveSteps: body.interactiveSteps,
+      locales: body.locales,
+      retentionDays: this.retentionDays,
+    });
+    const record: JobRecord = {
+      job: state.job,
+      seq: this.jobs.seq(),
+      files: [],
+      charged: 0,
+      ...(body.idempotencyKey !== undefined ? { idempotencyKey: body.idempotencyKey } : {}),
+      ...(body.collection !== undefined ? { collection: body.collection } : {}),
+    };
+    if (files.reduce((n, f) => n + f.pages, 0) > this.maxPages) throw this.tooManyPages(files.reduce((n, f) => n + f.pages, 0));
+    for (const [index, file] of files.entries()) await this.store.put('blobs', fileKey(id, index), file.data);
+    record.files = files.map(({ data: _data, ...meta }) => meta);
+    await this.jobs.insert(record);
+    if (body.idempotencyKey !== undefined) this.idempotency.set(body.idempotencyKey, id);
+    return body.autoStart ? this.startJob(id) : state.job;
+  }
+
+  async addJobFile(jobId: string, file: JobFileInput): Promise<AddFileResult> {
+    this.assertOpen();
+    this.machine(this.jobs.get(jobId), { type: 'addFile' });
+    const read = await this.readFile(file, 'file');
+    let index = -1;
+    const record = await this.jobs.update(jobId, async (current) => {
+      this.machine(current, { type: 'addFile' });
+      const pages = current.files.reduce((n, f) => n + f.pages, 0) + read.pages;
+      if (pages > this.maxPages) throw this.tooManyPages(pages);
+      index = current.files.length;
+      await this.store.put('blobs', fileKey(jobId, index), read.data);
+      const { data: _data, ...meta } = read;
+      return { ...current, files: [...current.files, meta] };
+    });
+    return { fileIndex: index, fileCount: record.files.length };
+  }
+
+  async startJob(jobId: string): Promise<Job> {
+    this.assertOpen();
+    const record = await this.mutate(jobId, async (current) => {
+      const pages = current.files.reduce((n, f) => n + f.pages, 0);
+      if (pages > this.maxPages) throw this.tooManyPages(pages);
+      const next = this.machine(current, { type: 'start', pages });
+      await this.ledger.charge(next.charged);
+      return next;
+    });
+    this.enqueue(jobId);
+    return record.job;
+  }
+
+  async getJob(jobId: string, options: { wait?: number } = {}): Promise<Job> {
+    const wait = options.wait ?? 0;
+    if (!Number.isFinite(wait) || wait < 0 || wait > MAX_WAIT_SECONDS) {
+      throw new OmrError('INVALID_ARGUMENT', `wait must be 0 to ${MAX_WAIT_SECONDS} seconds, got ${wait}.`);
+    }
+    this.jobs.get(jobId);
+    if (wait > 0 && !this.closed) await this.jobs.changed(jobId, wait * 1000);
+    return this.view(jobId);
+  }
+
+  async listJobs(query: ListJobsQuery = {}): Promise<JobPage> {
+    const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new OmrError('INVALID_ARGUMENT', `limit must be an integer from 1 to 100, got ${limit}.`);
+    let after = Infinity;
+    if (query.cursor !== undefined) {
+      const m = /^c(\d+)$/.exec(query.cursor);
+      if (!m) throw new OmrError('INVALID_ARGUMENT', `cursor ${JSON.stringify(query.cursor)} is not one this client gave out.`);
+      after = Number(m[1]);
+    }
+    const matching = this.jobs
+      .all()
+      .filter((r) => !r.task && r.seq < after)
+      .filter((r) => query.status === undefined || r.job.status === query.status)
+      .filter((r) => query.expired === undefined || !!r.job.retention?.expiredDate === query.expired)
+      .sort((a, b) => b.seq - a.seq);
+    const page = matching.slice(0, limit);
+    const last = page[page.length - 1];
+    return { jobs: page.map((r) => structuredClone(r.job)), ...(matching.length > limit && last ? { nextCursor: `c${last.seq}` } : {}) };
+  }
+
+  async submitJobStep(jobId: string, step: string, body: DetailsSubmission): Promise<Job> {
+    this.assertOpen();
+    const record = await this.jobs.update(jobId, async (current) => {
+      const next = this.machine(current, { type: 'submitStep', step, bodyStep: body?.step });
+      const result = await this.result(jobId);
+      validateSubmission(body, result.recognized.parts.length);
+      await this.store.put('results', jobId, { ...result, score: applyDetails(result.recognized, body) });
+      return { ...next, ...(body.mainLanguage !== undefined ? { mainLanguage: body.mainLanguage } : {}) };
+    });
+    // Only the cheap finishing stages run again: the review changed metadata, not what was read.
+    void this.finish(jobId);
+    return structuredClone(record.job);
+  }
+
+  async cancelJob(jobId: string): Promise<Job> {
+    try {
+      const record = await this.mutate(jobId, (current) => this.machine(current, { type: 'cancel' }));
+      return structuredClone(record.job);
+    } catch (err) {
+      // A page is being read: the job stops when it ends, so the caller's retry finds it canceled.
+      if (err instanceof OmrError && err.code === 'OMR_JOB_NOT_CANCELLABLE') this.cancels.add(jobId);
+      throw err;
+    }
+  }
+
+  async getJobFile(jobId: string, index: number): Promise<Download> {
+    const record = this.jobs.get(jobId);
+    if (record.job.retention?.expiredDate) throw expired(record.job);
+    const total = record.files.reduce((n, f) => n + f.pages, 0);
+    if (!Number.isInteger(index) || index < 0 || index >= total) {
+      throw new OmrError('OMR_FILE_NOT_FOUND', `Job ${jobId} has ${total} page(s); index ${index} is out of range (0-based).`);
+    }
+    let page = index;
+    let file = 0;
+    while (page >= record.files[file]!.pages) page -= record.files[file++]!.pages;
+    const meta = record.files[file]!;
+    const data = await this.fileData(jobId, file);
+    const stem = meta.filename.replace(/\.[^.]*$/, '') || `page-${index + 1}`;
+    if ((meta.mimeType === 'image/png' || meta.mimeType === 'image/jpeg') && meta.pages === 1) {
+      return { data, contentType: meta.mimeType, filename: meta.filename || `page-${index + 1}` };
+    }
+    const png = await this.pool.renderPage([{ filename: meta.filename, data, mimeType: meta.mimeType }], page);
+    return { data: png, contentType: 'image/png', filename: `${stem}${meta.pages > 1 ? `-${page + 1}` : ''}.png` };
+  }
+
+  async exportJob(jobId: string, format: string): Promise<Download> {
+    const record = this.jobs.get(jobId);
+    assertDownloadable(record.job);
+    const exports = record.job.result?.exports ?? [];
+    if (!exports.includes(format)) {
+      throw new OmrError('OMR_FORMAT_NOT_AVAILABLE', `Job ${jobId} offers ${exports.join(', ')}; ${JSON.stringify(format)} is not one of them.`);
+    }
+    const result = await this.result(jobId);
+    const thumbnail = await this.store.get('blobs', thumbnailKey(jobId));
+    return writeExport({ score: result.score, modelVersion: result.modelVersion, thumbnail }, format);
+  }
+
+  async deleteJob(jobId: string): Promise<Job> {
+    const record = await this.jobs.update(jobId, async (current) => {
+      const next = this.machine(current, { type: 'erase', now: this.now() });
+      if (next === current) return current;
+      await this.erase(current);
+      return { ...next, files: strip(current.files) };
+    });
+    return structuredClone(record.job);
+  }
+
+  async sweepRetention(): Promise<number> {
+    const now = this.clock().getTime();
+    let erased = 0;
+    for (const record of this.jobs.all()) {
+      const retention = record.job.retention;
+      if (!retention || retention.expiredDate || !isTerminal(record.job) || Date.parse(retention.expiryDate) > now) continue;
+      await this.deleteJob(record.job.id);
+      erased++;
+    }
+    return erased;
+  }
+
+  // -------------------------------------------------------------------------
+  // Library and tasks
+
+  async importScore(body: ImportScoreBody): Promise<ImportScoreResult> {
+    this.assertOpen();
+    const filename = body?.filename ?? '';
+    const data = await fileBytes(body?.data, filename || 'data');
+    const type = isMidi(data) ? 'midi' : detectFileType({ filename, data });
+    if (type === 'musicxml' || type === 'mxl') {
+      const score = readMusicXml(type === 'mxl' ? extractMxlScore(data) : data);
+      if (body.title !== undefined) score.credits.title = body.title;
+      return { status: 200, ...(await this.library.create(score)) };
+    }
+    if (isMidi(data)) {
+      const score = readMidi(data);
+      score.credits.title = body.title ?? (filename.replace(/\.[^.]*$/, '') || score.credits.title);
+      return { status: 200, ...(await this.library.create(score)) };
+    }
+    if (type !== 'pdf') {
+      throw new OmrError('UNSUPPORTED_FILE_TYPE', `Score import takes PDF (read by OMR), MusicXML, MXL or MIDI; ${filename || 'this file'} is ${type}. Use an OMR job for page images.`);
+    }
+    if (body.supportsTasks !== true) {
+      throw new OmrError('INVALID_ARGUMENT', 'A PDF is imported through OMR, which answers with a task: send supportsTasks: true.');
+    }
+    // An invalid or password-protected PDF is refused here, with 400, before anything is charged.
+    const pages = await this.pool.countPages({ filename: filename || 'import.pdf', data, mimeType: 'application/pdf' });
+    if (pages > this.maxPages) throw this.tooManyPages(pages);
+    const job = await this.createJob({ output: 'library', files: [{ file: data, filename: filename || 'import.pdf', mimeType: 'application/pdf' }] });
+    const taskId = newId('task');
+    await this.jobs.update(job.id, (r) => ({ ...r, task: taskId, ...(body.title !== undefined ? { title: body.title } : {}) }));
+    await this.store.put('tasks', taskId, { task: { id: taskId, type: 'import-omr', state: 'created', progress: { percent: 0 }, creationDate: job.creationDate }, job: job.id });
+    await this.startJob(job.id);
+    return { status: 202, task: await this.getTask(taskId) };
+  }
+
+  async getTask(taskId: string): Promise<Task> {
+    const stored = await this.store.get('tasks', taskId);
+    if (!stored) throw new OmrError('TASK_NOT_FOUND', `No task ${JSON.stringify(taskId)} exists.`);
+    if (!stored.job) return stored.task;
+    // An import task is a view of the OMR job that runs it.
+    const { job } = this.jobs.get(stored.job);
+    const task: Task = { ...stored.task };
+    if (job.status === 'processing' || job.status === 'awaitingInput') {
+      task.state = job.progress?.key === 'OMR_QUEUED' ? 'created' : 'doing';
+      task.progress = { percent: job.progress?.percent ?? 0 };
+    } else if (job.status === 'done' && job.result?.score) {
+      const score = await this.library.get(job.result.score);
+      Object.assign(task, { state: 'done', progress: { percent: 100 }, score: score.id, revision: score.revision, doneDate: score.creationDate });
+    } else if (job.status === 'canceled') {
+      task.state = 'canceled';
+    } else if (job.status === 'error') {
+      Object.assign(task, { state: 'error', result: { error: `${job.errorCode}: ${job.errorMessage}` } });
+    }
+    return task;
+  }
+
+  getScore(scoreId: string): Promise<LibraryScore> {
+    return this.library.get(scoreId);
+  }
+
+  exportScore(scoreId: string, revision: string, format: string): Promise<Task> {
+    return this.library.exportTask(scoreId, revision, format);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.sweepTimer);
+    this.jobs.wakeAll();
+    if (this.ownsPool) await this.pool.close();
+    // Running jobs stay `processing` in the store and resume when a client opens it again.
+    await Promise.allSettled([...this.running].map((id) => this.jobs.update(id, (r) => r)));
+    await this.store.close();
+  }
+
+  // -------------------------------------------------------------------------
+  // The pipeline
+
+  private enqueue(jobId: string): void {
+    if (!this.queue.includes(jobId) && !this.running.has(jobId)) this.queue.push(jobId);
+    this.drain();
+  }
+
+  private drain(): void {
+    while (!this.closed && this.running.size < this.maxParallel && this.queue.length) {
+      const id = this.queue.shift()!;
+      this.running.add(id);
+      void this.recognize(id).finally(() => {
+        this.running.delete(id);
+        this.drain();
+      });
+    }
+  }
+
+  private async recognize(jobId: string): Promise<void> {
+    const record = this.jobs.find(jobId);
+    if (!record || record.job.status !== 'processing') return; // canceled while queued
+    try {
+      const files: InputFile[] = await Promise.all(
+        record.files.map(async (meta, i) => ({ filename: meta.filename, mimeType: meta.mimeType, data: await this.fileData(jobId, i) })),
+      );
+      const total = record.files.reduce((n, f) => n + f.pages, 0);
+      const outcome = await this.pool.recognize(
+        { files, ...(this.options.dpi ? { dpi: this.options.dpi } : {}) },
+        {
+          beforePage: async (page) => {
+            const current = this.jobs.get(jobId);
+            if (this.closed || current.job.status !== 'processing' || this.cancels.has(jobId)) {
+              throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
+            }
+            await this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', page, total, 0));
+          },
+          onStage: (page: number, stage: PageStage) => {
+            const [key, within] = STAGE_PROGRESS[stage];
+            void this.progress(jobId, pageProgress(key, page, total, within)).catch(() => {});
+          },
+        },
+        { onStart: () => void this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', 0, total, 0)).catch(() => {}) },
+      );
+      if (this.cancels.has(jobId)) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
+      await this.progress(jobId, { percent: 90, text: 'Assembling the score', key: 'OMR_ASSEMBLING' });
+      const details = detectDetails(outcome.score);
+      const stored = this.jobs.get(jobId);
+      if (stored.title !== undefined) outcome.score.credits.title = stored.title;
+      await this.store.put('blobs', thumbnailKey(jobId), outcome.thumbnail);
+      const result: ResultRecord = { recognized: outcome.score, score: outcome.score, details, modelVersion: outcome.modelVersion, pageCount: outcome.pageCount };
+      await this.store.put('results', jobId, result);
+      if (stored.job.interactiveSteps.includes('details') && !isResolved(details)) {
+        await this.apply(jobId, { type: 'awaitInput', data: details });
+        return;
+      }
+      await this.finish(jobId);
+    } catch (err) {
+      await this.stop(jobId, err);
+    }
+  }
+
+  /** The finishing stages: the library score (for `output: library`), then `done`. */
+  private async finish(jobId: string): Promise<void> {
+    try {
+      const record = this.jobs.get(jobId);
+      if (record.job.status !== 'processing') return;
+      await this.progress(jobId, { percent: 95, text: 'Creating the score', key: 'OMR_CREATING_SCORE' });
+      const result = await this.result(jobId);
+      const thumbnail = await this.store.get('blobs', thumbnailKey(jobId));
+      const exports = availableFormats({ thumbnail });
+      let score: string | undefined;
+      if (record.job.output === 'library') {
+        score = (await this.library.create(result.score, { job: jobId, modelVersion: result.modelVersion })).score.id;
+      }
+      await this.apply(jobId, { type: 'finish', result: { exports, ...(score ? { score } : {}) } });
+    } catch (err) {
+      await this.stop(jobId, err);
+    }
+  }
+
+  /** A run ended early: canceled between pages, or failed (credits reverted either way). */
+  private async stop(jobId: string, err: unknown): Promise<void> {
+    const error = OmrError.from(err);
+    if (this.closed && error.code !== 'WORKER_CRASHED') return; // resumes on the next open
+    const record = this.jobs.find(jobId);
+    if (!record || isTerminal(record.job)) return;
+    if (error.code === 'OMR_JOB_CANCELED') {
+      this.cancels.delete(jobId);
+      await this.mutate(jobId, (r) => {
+        if (isTerminal(r.job)) return r;
+        // The worker has stopped between pages, so the job is no longer recognising.
+        const { progress: _progress, ...job } = r.job;
+        return { ...r, ...transition({ job, charged: r.charged }, { type: 'cancel' }) };
+      });
+    } else {
+      await this.apply(jobId, { type: 'fail', code: error.code, message: error.message });
+    }
+  }
+
+  /** Resumes a job found `processing` when the client opens. */
+  private async resume(record: JobRecord): Promise<void> {
+    const id = record.job.id;
+    const attempts = (record.attempts ?? 0) + 1;
+    if (attempts > MAX_ATTEMPTS) {
+      await this.apply(id, { type: 'fail', code: 'WORKER_CRASHED', message: `Job ${id} was interrupted ${MAX_ATTEMPTS} times while running and was stopped.` });
+      return;
+    }
+    await this.jobs.update(id, (r) => ({ ...r, attempts }));
+    const finishing = record.job.progress?.key === 'OMR_ASSEMBLING' || record.job.progress?.key === 'OMR_CREATING_SCORE';
+    if (finishing && (await this.store.get('results', id))) {
+      void this.finish(id);
+      return;
+    }
+    await this.apply(id, { type: 'requeue' });
+    this.enqueue(id);
+  }
+
+  private async progress(jobId: string, progress: JobProgress): Promise<void> {
+    await this.jobs.update(jobId, (r) => (r.job.status === 'processing' ? { ...r, ...transition(r, { type: 'progress', progress }) } : r));
+  }
+
+  private async apply(jobId: string, event: JobEvent): Promise<JobRecord> {
+    return this.mutate(jobId, (r) => this.machine(r, event));
+  }
+
+  /**
+   * Every change that can move credits: what a job no longer owes (it failed
+   * or was canceled) goes back to the account as the change is stored.
+   */
+  private async mutate(jobId: string, change: (record: JobRecord) => JobRecord | Promise<JobRecord>): Promise<JobRecord> {
+    let refund = 0;
+    const record = await this.jobs.update(jobId, async (current) => {
+      const next = await change(current);
+      refund = Math.max(0, current.charged - next.charged);
+      return next;
+    });
+    if (refund) await this.ledger.refund(refund);
+    return record;
+  }
+
+  /** Runs the pure machine on a record; the record keeps its bookkeeping. */
+  private machine(record: JobRecord, event: JobEvent): JobRecord {
+    const next = transition({ job: record.job, charged: record.charged }, event);
+    return next.job === record.job && next.charged === record.charged ? record : { ...record, ...next };
+  }
+
+  // -------------------------------------------------------------------------
+  // Helpers
+
+  private async readFile(file: JobFileInput, label: string): Promise<InputFile & { mimeType: string; size: number; pages: number }> {
+    if (typeof file !== 'object' || file === null) throw new OmrError('INVALID_ARGUMENT', `${label} must be an object with file, filename and mimeType.`);
+    const filename = file.filename ?? '';
+    const data = await fileBytes(file.file, filename || label);
+    const type = detectFileType({ filename: filename || undefined, data, mimeType: file.mimeType });
+    if (type === 'musicxml' || type === 'mxl') {
+      throw new OmrError('UNSUPPORTED_FILE_TYPE', `${filename || label} is already a score (${type}); import it with importScore instead of recognising it.`);
+    }
+    const mimeType = MIME_BY_TYPE[type] ?? file.mimeType ?? 'application/octet-stream';
+    // A file that cannot be read still joins the job: the job then ends in error with the decoder's message.
+    const pages = await this.pool.countPages({ filename: filename || `${label}.${type}`, data, mimeType }).catch(() => 1);
+    return { filename, data, mimeType, size: data.length, pages };
+  }
+
+  private async fileData(jobId: string, index: number): Promise<Uint8Array> {
+    const data = await this.store.get('blobs', fileKey(jobId, index));
+    if (!data) throw new OmrError('INTERNAL_ERROR', `The stored file ${index} of job ${jobId} is missing from the store.`, { status: 500 });
+    return data;
+  }
+
+  private async result(jobId: string): Promise<ResultRecord> {
+    const result = await this.store.get('results', jobId);
+    if (!result) throw new OmrError('INTERNAL_ERROR', `The stored result of job ${jobId} is missing from the store.`, { status: 500 });
+    return result;
+  }
+
+  private async erase(record: JobRecord): Promise<void> {
+    const id = record.job.id;
+    for (const key of await this.store.keys('blobs', `${id}:`)) await this.store.delete('blobs', key);
+    await this.store.delete('results', id);
+  }
+
+  private view(jobId: string): Job {
+    return structuredClone(this.jobs.get(jobId).job);
+  }
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  private tooManyPages(pages: number): OmrError {
+    return new OmrError('OMR_TOO_MANY_PAGES', `A job may have at most ${this.maxPages} pages (maxPages); these files hold ${pages}. Split the score into several jobs.`);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new OmrError('INTERNAL_ERROR', 'This client is closed; create a new one.', { status: 503 });
+  }
+}
+
+const MIME_BY_TYPE: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpeg: 'image/jpeg' };
+
+/** Where each finished page stage puts the progress, within the page. */
+const STAGE_PROGRESS: Record<PageStage, [JobProgress['key'], number]> = {
+  prepared: ['OMR_DETECTING_STAVES', 0.1],
+  staves: ['OMR_READING_NOTES', 0.25],
+  symbols: ['OMR_READING_NOTES', 0.8],
+  assembled: ['OMR_READING_NOTES', 1],
+};
+
+const PROGRESS_TEXT: Record<string, string> = {
+  OMR_DETECTING_STAVES: 'Detecting staves',
+  OMR_READING_NOTES: 'Reading notes',
+};
+
+/** Pages take 5–90 % of the bar, in proportion. */
+function pageProgress(key: JobProgress['key'], page: number, total: number, within: number): JobProgress {
+  const pages = Math.max(total, page + 1);
+  const percent = Math.round((5 + (85 * (page + within)) / pages) * 10) / 10;
+  return { percent, text: `${PROGRESS_TEXT[key] ?? 'Working'} on page ${page + 1} of ${pages}`, key, current: page + 1, total: pages };
+}
+
+/** A Standard MIDI File starts with its header chunk. */
+function isMidi(data: Uint8Array): boolean {
+  return data.length >= 4 && data[0] === 0x4d && data[1] === 0x54 && data[2] === 0x68 && data[3] === 0x64;
+}
+
+function fileKey(jobId: string, index: number): string {
+  return `${jobId}:file:${String(index).padStart(4, '0')}`;
+}
+
+function thumbnailKey(jobId: string): string {
+  return `${jobId}:thumbnail`;
+}
+
+/** After erasure only the stripped record stays: sizes, types and counts, no names. */
+function strip(files: JobRecord['files']): JobRecord['files'] {
+  return files.map((f) => ({ ...f, filename: '' }));
+}
+
+function expired(job: Job): OmrError {
+  return new OmrError('OMR_JOB_EXPIRED', `Job ${job.id}'s files and results were erased on ${job.retention?.expiredDate}.`);
+}
+
+function validateCreateBody(body: CreateJobBody): void {
+  const bad = (message: string) => {
+    throw new OmrError('INVALID_ARGUMENT', message);
+  };
+  if (typeof body !== 'object' || body === null) bad('The job body must be an object.');
+  if (body.output !== undefined && body.output !== 'library' && body.output !== 'musicxml') bad(`output must be "library" or "musicxml", got ${JSON.stringify(body.output)}.`);
+  if (body.interactiveSteps !== undefined && (!Array.isArray(body.interactiveSteps) || body.interactiveSteps.some((s) => typeof s !== 'string'))) {
+    bad('interactiveSteps must be an array of step names, such as ["details"].');
+  }
+  if (body.locales !== undefined && (!Array.isArray(body.locales) || !body.locales.every(isLanguageTag))) {
+    bad('locales must be an array of BCP 47 language tags, such as ["de", "en"].');
+  }
+  if (body.files !== undefined && !Array.isArray(body.files)) bad('files must be an array of { file, filename, mimeType }.');
+  if (body.idempotencyKey !== undefined && (typeof body.idempotencyKey !== 'string' || body.idempotencyKey.length === 0 || body.idempotencyKey.length > 255)) {
+    bad('idempotencyKey must be a non-empty string of at most 255 characters.');
+  }
+}
+
+/** Random identifiers: `job_…`, `score_…`; `getRandomValues` works where `randomUUID` needs a secure context. */
+export function newId(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `${prefix}_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
