@@ -15,7 +15,6 @@ import { detectFileType } from '../input/file-type.js';
 import type { PageStage } from '../recognize/recognize-page.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
 import { extractMxlScore } from '../import/mxl-container.js';
-import { readMidi } from '../import/midi/read-midi.js';
 import type { Store } from '../storage/store.js';
 import { createMemoryStore } from '../storage/memory-store.js';
 import type { ScoreSightClient } from './client.js';
@@ -354,6 +353,7 @@ class LocalEngine implements LocalClient {
       return { status: 200, ...(await this.library.create(score)) };
     }
     if (isMidi(data)) {
+      const { readMidi } = await import('../import/midi/read-midi.js');
       const score = readMidi(data);
       score.credits.title = body.title ?? (filename.replace(/\.[^.]*$/, '') || score.credits.title);
       return { status: 200, ...(await this.library.create(score)) };
