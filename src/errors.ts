@@ -31,6 +31,8 @@ export type OmrErrorCode =
   | 'SCORE_NOT_FOUND'
   | 'TASK_NOT_FOUND'
   | 'UNAUTHORIZED'
+  // The caller's AbortSignal fired.
+  | 'ABORTED'
   // Input files.
   | 'CORRUPTED_FILE'
   | 'ENCRYPTED_PDF'
@@ -72,6 +74,7 @@ const DEFAULT_STATUS: Partial<Record<OmrErrorCode, number>> = {
   SCORE_NOT_FOUND: 404,
   TASK_NOT_FOUND: 404,
   UNAUTHORIZED: 401,
+  ABORTED: 499,
   WORKER_CRASHED: 500,
   FILE_TOO_LARGE: 413,
   INTERNAL_ERROR: 500,

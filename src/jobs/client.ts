@@ -27,8 +27,11 @@ export interface ScoreSightClient {
   createJob(body?: CreateJobBody): Promise<Job>;
   addJobFile(jobId: string, file: JobFileInput): Promise<AddFileResult>;
   startJob(jobId: string): Promise<Job>;
-  /** With `wait` (0–25 s), resolves as soon as the job changes or the wait elapses. */
-  getJob(jobId: string, options?: { wait?: number }): Promise<Job>;
+  /**
+   * With `wait` (0–25 s), resolves as soon as the job changes or the wait
+   * elapses; an aborted `signal` ends the wait early with the job as it is.
+   */
+  getJob(jobId: string, options?: { wait?: number; signal?: AbortSignal }): Promise<Job>;
   /** Newest first; `nextCursor` fetches the next page. */
   listJobs(query?: ListJobsQuery): Promise<JobPage>;
   submitJobStep(jobId: string, step: string, body: DetailsSubmission): Promise<Job>;

@@ -230,13 +230,13 @@ class LocalEngine implements LocalClient {
     return record.job;
   }
 
-  async getJob(jobId: string, options: { wait?: number } = {}): Promise<Job> {
+  async getJob(jobId: string, options: { wait?: number; signal?: AbortSignal } = {}): Promise<Job> {
     const wait = options.wait ?? 0;
     if (!Number.isFinite(wait) || wait < 0 || wait > MAX_WAIT_SECONDS) {
       throw new OmrError('INVALID_ARGUMENT', `wait must be 0 to ${MAX_WAIT_SECONDS} seconds, got ${wait}.`);
     }
     this.jobs.get(jobId);
-    if (wait > 0 && !this.closed) await this.jobs.changed(jobId, wait * 1000);
+    if (wait > 0 && !this.closed && !options.signal?.aborted) await this.jobs.changed(jobId, wait * 1000, options.signal);
     return this.view(jobId);
   }
 

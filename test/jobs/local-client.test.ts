@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
+import { followJob, runJob, waitForJob } from '../../src/jobs/follow.js';
 import { createClient, type LocalClient, type LocalClientOptions } from '../../src/jobs/local-client.js';
 import type { Job } from '../../src/jobs/types.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
@@ -386,5 +387,32 @@ describe('library and tasks', () => {
     expect(score).toMatchObject({ title: 'Scanned', revision: task.revision });
     expect((await client.listJobs()).jobs).toEqual([]); // the import's job is the task's, not the caller's
     expect(await rejection(client.getTask('task_nope'))).toMatchObject({ code: 'TASK_NOT_FOUND', status: 404 });
+  });
+});
+
+describe('following a job', () => {
+  it('followJob yields each change until the job settles; runJob does it in one call', async () => {
+    const { client } = await setup({ pages: { 'f.png': 2 } });
+    const job = await client.createJob({ output: 'musicxml', files: [pngPage('f.png')], autoStart: true });
+    const snapshots: Job[] = [];
+    for await (const snapshot of followJob(client, job.id)) snapshots.push(snapshot);
+    expect(snapshots.length).toBeGreaterThan(1);
+    expect(snapshots.at(-1)!.status).toBe('done');
+    expect(new Set(snapshots.map((s) => JSON.stringify(s.progress))).size).toBe(snapshots.length);
+    const updates: string[] = [];
+    const done = await runJob(client, { output: 'musicxml', files: [pngPage('g.png')] }, { onUpdate: (j) => updates.push(j.status) });
+    expect(done.status).toBe('done');
+    expect(updates.at(-1)).toBe('done');
+  });
+
+  it('an aborted signal ends a long-poll early and stops following', async () => {
+    const { client } = await setup();
+    const draft = await client.createJob();
+    const controller = new AbortController();
+    const t = performance.now();
+    setTimeout(() => controller.abort(), 50);
+    expect((await client.getJob(draft.id, { wait: 20, signal: controller.signal })).status).toBe('draft');
+    expect(performance.now() - t).toBeLessThan(5000);
+    expect(await rejection(waitForJob(client, draft.id, { signal: controller.signal }))).toMatchObject({ code: 'ABORTED' });
   });
 });
