@@ -74,15 +74,50 @@ const DEFAULT_LIST_LIMIT = 20;
 export type LocalClient = ScoreSightClient & {
   /** Erases the files and results of `musicxml` jobs past their retention; returns how many. */
   sweepRetention(): Promise<number>;
+  /** Settles once stored jobs are loaded and interrupted ones resumed; rejects if the store cannot open. */
+  readonly ready: Promise<void>;
 };
 
-/** The local engine, mirroring the hosted service. Resolves once stored jobs are loaded and interrupted ones resumed. */
-export async function createClient(options: LocalClientOptions = {}): Promise<LocalClient> {
-  const store = options.store ?? (await defaultStore());
-  const pool = options.pool ?? (await defaultPool());
-  const engine = new LocalEngine(store, pool, options, !options.pool);
-  await engine.open();
-  return engine;
+/** Every operation of the client interface, in the spec's order. */
+export const CLIENT_METHODS = [
+  'getCapabilities',
+  'createJob',
+  'addJobFile',
+  'startJob',
+  'getJob',
+  'listJobs',
+  'submitJobStep',
+  'cancelJob',
+  'getJobFile',
+  'exportJob',
+  'deleteJob',
+  'importScore',
+  'getTask',
+  'getScore',
+  'exportScore',
+  'close',
+] as const satisfies readonly (keyof ScoreSightClient)[];
+
+/**
+ * The local engine, mirroring the hosted service. Returns at once; the
+ * store opens and interrupted jobs resume in the background, and every
+ * call waits for that first.
+ */
+export function createClient(options: LocalClientOptions = {}): LocalClient {
+  const engine = (async () => {
+    const store = options.store ?? (await defaultStore());
+    const pool = options.pool ?? (await defaultPool());
+    const opened = new LocalEngine(store, pool, options, !options.pool);
+    await opened.open();
+    return opened;
+  })();
+  const ready = engine.then(() => undefined);
+  void ready.catch(() => {}); // surfaced by the first call instead
+  const client: Record<string, unknown> = { ready, sweepRetention: async () => (await engine).sweepRetention() };
+  for (const name of CLIENT_METHODS) {
+    client[name] = async (...args: unknown[]) => ((await engine)[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+  }
+  return client as unknown as LocalClient;
 }
 
 async function defaultStore(): Promise<Store> {
@@ -98,7 +133,7 @@ async function defaultPool(): Promise<RecognitionPool> {
   return createRecognitionPool();
 }
 
-class LocalEngine implements LocalClient {
+class LocalEngine implements ScoreSightClient {
   private readonly jobs: JobTable;
   private readonly library: ScoreLibrary;
   private readonly ledger: CreditLedger;

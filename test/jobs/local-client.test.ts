@@ -3,12 +3,15 @@
  * recognition pool (test/support/fake-pool.ts) so that each scenario of the
  * spec runs in milliseconds and can hold a page open at will.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { followJob, runJob, waitForJob } from '../../src/jobs/follow.js';
 import { createClient, type LocalClient, type LocalClientOptions } from '../../src/jobs/local-client.js';
 import type { Job } from '../../src/jobs/types.js';
+import { createFileStore } from '../../src/storage/fs-store.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { createFakePool, pngPage, type FakePool, type FakePoolOptions } from '../support/fake-pool.js';
 
@@ -414,5 +417,31 @@ describe('following a job', () => {
     expect((await client.getJob(draft.id, { wait: 20, signal: controller.signal })).status).toBe('draft');
     expect(performance.now() - t).toBeLessThan(5000);
     expect(await rejection(waitForJob(client, draft.id, { signal: controller.signal }))).toMatchObject({ code: 'ABORTED' });
+  });
+});
+
+describe('the Node file store', () => {
+  it('keeps jobs, files, results and credits across an engine restart; an interrupted job resumes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scoresight-jobs-'));
+    try {
+      const pool1 = createFakePool({ hold: ['slow.png#0'] });
+      const first = createClient({ store: await createFileStore(dir), pool: pool1, sweepIntervalMs: 0, credits: 10 });
+      const done = await first.createJob({ output: 'musicxml', files: [pngPage('quick.png')], autoStart: true });
+      await until(first, done.id, settled);
+      const running = await first.createJob({ output: 'musicxml', files: [pngPage('slow.png')], autoStart: true });
+      await pool1.reached('slow.png#0');
+      await first.close();
+      await pool1.close();
+
+      const second = createClient({ store: await createFileStore(dir), pool: createFakePool(), sweepIntervalMs: 0, credits: 10 });
+      clients.push(second);
+      expect((await second.getCapabilities()).remainingCredits).toBe(8);
+      expect(new TextDecoder().decode((await second.exportJob(done.id, 'musicxml')).data)).toContain('<score-partwise');
+      expect((await second.getJobFile(done.id, 0)).contentType).toBe('image/png');
+      expect((await until(second, running.id, settled)).status).toBe('done');
+      expect((await second.listJobs()).jobs.map((j) => j.id)).toEqual([running.id, done.id]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
