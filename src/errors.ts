@@ -33,6 +33,15 @@ export type OmrErrorCode =
   | 'UNAUTHORIZED'
   // The caller's AbortSignal fired.
   | 'ABORTED'
+  // The hosted-service adapter and the self-hosted server (src/remote, src/server).
+  | 'TIMEOUT'
+  | 'SERVICE_UNAVAILABLE'
+  | 'SCORES_SCOPE_REQUIRED'
+  | 'TASKS_SCOPE_REQUIRED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
   // Input files.
   | 'CORRUPTED_FILE'
   | 'ENCRYPTED_PDF'
@@ -75,6 +84,14 @@ const DEFAULT_STATUS: Partial<Record<OmrErrorCode, number>> = {
   TASK_NOT_FOUND: 404,
   UNAUTHORIZED: 401,
   ABORTED: 499,
+  TIMEOUT: 504,
+  SERVICE_UNAVAILABLE: 503,
+  SCORES_SCOPE_REQUIRED: 403,
+  TASKS_SCOPE_REQUIRED: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
   WORKER_CRASHED: 500,
   FILE_TOO_LARGE: 413,
   INTERNAL_ERROR: 500,

@@ -3,6 +3,11 @@
  * interface as a method. The local engine (`createClient`) and the hosted
  * service adapter implement it alike, so switching is one line.
  * Failures reject with `OmrError` (`code`, `status`, `message`).
+ *
+ * Every call takes an optional `signal` as its last argument. The hosted
+ * adapter aborts the request with it (rejecting with `ABORTED`); the local
+ * engine's calls are short in-process steps and ignore it, except the
+ * long-poll of `getJob`, which it ends early on both.
  */
 import type {
   AddFileResult,
@@ -21,29 +26,34 @@ import type {
   Task,
 } from './types.js';
 
+/** Per-call options every method accepts as its last argument. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 export interface ScoreSightClient {
-  getCapabilities(): Promise<Capabilities>;
+  getCapabilities(options?: CallOptions): Promise<Capabilities>;
   /** A draft job; with `files` and `autoStart`, a started one. */
-  createJob(body?: CreateJobBody): Promise<Job>;
-  addJobFile(jobId: string, file: JobFileInput): Promise<AddFileResult>;
-  startJob(jobId: string): Promise<Job>;
+  createJob(body?: CreateJobBody, options?: CallOptions): Promise<Job>;
+  addJobFile(jobId: string, file: JobFileInput, options?: CallOptions): Promise<AddFileResult>;
+  startJob(jobId: string, options?: CallOptions): Promise<Job>;
   /**
    * With `wait` (0–25 s), resolves as soon as the job changes or the wait
    * elapses; an aborted `signal` ends the wait early with the job as it is.
    */
   getJob(jobId: string, options?: { wait?: number; signal?: AbortSignal }): Promise<Job>;
   /** Newest first; `nextCursor` fetches the next page. */
-  listJobs(query?: ListJobsQuery): Promise<JobPage>;
-  submitJobStep(jobId: string, step: string, body: DetailsSubmission): Promise<Job>;
-  cancelJob(jobId: string): Promise<Job>;
+  listJobs(query?: ListJobsQuery, options?: CallOptions): Promise<JobPage>;
+  submitJobStep(jobId: string, step: string, body: DetailsSubmission, options?: CallOptions): Promise<Job>;
+  cancelJob(jobId: string, options?: CallOptions): Promise<Job>;
   /** The input page at a 0-based index over all files, as an image. */
-  getJobFile(jobId: string, index: number): Promise<Download>;
-  exportJob(jobId: string, format: ExportFormat | (string & {})): Promise<Download>;
-  deleteJob(jobId: string): Promise<Job>;
-  importScore(body: ImportScoreBody): Promise<ImportScoreResult>;
-  getTask(taskId: string): Promise<Task>;
-  getScore(scoreId: string): Promise<LibraryScore>;
+  getJobFile(jobId: string, index: number, options?: CallOptions): Promise<Download>;
+  exportJob(jobId: string, format: ExportFormat | (string & {}), options?: CallOptions): Promise<Download>;
+  deleteJob(jobId: string, options?: CallOptions): Promise<Job>;
+  importScore(body: ImportScoreBody, options?: CallOptions): Promise<ImportScoreResult>;
+  getTask(taskId: string, options?: CallOptions): Promise<Task>;
+  getScore(scoreId: string, options?: CallOptions): Promise<LibraryScore>;
   /** Starts an export of a library score revision; poll the task and download `result.url`. */
-  exportScore(scoreId: string, revision: string, format: string): Promise<Task>;
+  exportScore(scoreId: string, revision: string, format: string, options?: CallOptions): Promise<Task>;
   close(): Promise<void>;
 }
