@@ -1,6 +1,6 @@
 // Builds the library for Node and for browsers, the command line, and (through
 // tsc) the type declarations. Dependencies stay external: an application's
-// bundler or Node resolves them. Worker bundles join `entries` as they appear.
+// bundler or Node resolves them.
 import typescript from '@rollup/plugin-typescript';
 import { readFileSync } from 'node:fs';
 
@@ -34,7 +34,11 @@ const build = (input, dir) => ({
   },
 });
 
+// The recognition worker is an entry of its own in both builds, so that the pool's
+// `new URL('./recognition-worker.js', import.meta.url)` finds it beside index.js.
+const worker = { 'recognition-worker': 'src/workers/recognition-worker.ts' };
+
 export default [
-  build({ index: 'src/index.ts', cli: 'src/cli/main.ts' }, 'dist/node'),
-  build({ index: 'src/index.ts' }, 'dist/browser'),
+  build({ index: 'src/index.ts', cli: 'src/cli/main.ts', ...worker }, 'dist/node'),
+  build({ index: 'src/index.ts', ...worker }, 'dist/browser'),
 ];

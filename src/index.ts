@@ -19,4 +19,5 @@ export { RECOGNITION_MODEL_VERSION, recognizeScore, type RecognizeOptions, type 
 export type { InputFile } from './input/decode-pages.js';
 export { env, type ScoreSightEnv } from './env.js';
 export { OmrError, type OmrErrorCode, type OmrErrorData } from './errors.js';
+export { createRecognitionPool, defaultPoolSize, type RecognitionPool, type RecognitionPoolOptions, type WorkerHandle } from './workers/worker-pool.js';
 export { LIBRARY_VERSION } from './version.js';

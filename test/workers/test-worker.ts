@@ -1,0 +1,37 @@
+/**
+ * A recognition worker that misbehaves on request, for the pool's tests:
+ * `countPages` of a file named `exit` ends the thread, `throw` throws outside
+ * any call, `oom` fills the heap, `wait:N` answers 1 after N ms; any other
+ * file is counted by the real service.
+ */
+import { expose } from 'comlink';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
+import { parentPort } from 'node:worker_threads';
+import { installOmrErrorTransfer } from '../../src/workers/error-transfer.js';
+import type { RecognitionApi } from '../../src/workers/recognition-api.js';
+import { createRecognitionService } from '../../src/workers/recognition-service.js';
+
+installOmrErrorTransfer();
+const service = createRecognitionService();
+
+const api: RecognitionApi = {
+  ...service,
+  async countPages(file) {
+    const [command, argument] = file.filename.split(':');
+    if (command === 'exit') process.exit(3);
+    if (command === 'throw') {
+      setTimeout(() => {
+        throw new Error('boom');
+      });
+      return new Promise<number>(() => undefined);
+    }
+    if (command === 'oom') {
+      const hoard: number[][] = [];
+      for (;;) hoard.push(Array.from({ length: 1e5 }, (_, i) => i + hoard.length));
+    }
+    if (command === 'wait') return new Promise<number>((resolve) => setTimeout(() => resolve(1), Number(argument)));
+    return service.countPages(file);
+  },
+};
+
+expose(api, nodeEndpoint(parentPort!));

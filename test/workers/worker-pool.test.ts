@@ -1,0 +1,210 @@
+/**
+ * Recognition off the main thread: a real worker_threads pool against the
+ * in-process pool (same calls, same results, same errors), and the pool's
+ * own behaviour — queueing, crashes, closing — with a test worker that
+ * misbehaves on request (`test-worker.ts`).
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OmrError } from '../../src/errors.js';
+import { decodePng } from '../../src/input/png.js';
+import type { InputFile } from '../../src/input/decode-pages.js';
+import { RECOGNITION_MODEL_VERSION } from '../../src/recognize/recognize-score.js';
+import { placedNotes } from '../../src/score/timeline.js';
+import { createInProcessPool } from '../../src/workers/in-process.js';
+import { spawnNodeWorker } from '../../src/workers/node-worker.js';
+import { createRecognitionPool, defaultPoolSize } from '../../src/workers/worker-pool.js';
+import { buildPdf } from '../support/pdf-build.js';
+
+const fixture = (path: string): InputFile => ({
+  filename: path.slice(path.lastIndexOf('/') + 1),
+  data: new Uint8Array(readFileSync(new URL(`../fixtures/${path}`, import.meta.url))),
+});
+const melodyPdf = fixture('recognition/melody.pdf');
+const melodyPng = fixture('recognition/melody-300dpi.png');
+/** Three pages of 1 × 1, 2 × 1 and 1 × 2 inches. */
+const threePages: InputFile = {
+  filename: 'three.pdf',
+  data: buildPdf([
+    { width: 72, height: 72 },
+    { width: 144, height: 72 },
+    { width: 72, height: 144 },
+  ]),
+};
+
+async function rejection(promise: Promise<unknown>): Promise<OmrError> {
+  const error = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(OmrError);
+  return error as OmrError;
+}
+
+describe('recognition in worker threads', () => {
+  const pool = createRecognitionPool({ size: 2 });
+  const local = createInProcessPool();
+  afterAll(() => Promise.all([pool.close(), local.close()]));
+
+  it('recognises melody.pdf exactly as the calling thread does, with progress and a thumbnail', { timeout: 120_000 }, async () => {
+    const before = melodyPdf.data.slice();
+    const stages: string[] = [];
+    let stagesWhenDone: string[] = [];
+    let started = 0;
+    const [inWorker, inProcess] = await Promise.all([
+      pool
+        .recognize({ files: [melodyPdf] }, { onStage: (page, stage) => stages.push(`${page} ${stage}`) }, { onStart: () => started++ })
+        .finally(() => (stagesWhenDone = [...stages])),
+      local.recognize({ files: [melodyPdf] }),
+    ]);
+    expect([...placedNotes(inWorker.score)]).toHaveLength([...placedNotes(inProcess.score)].length);
+    expect(inWorker.score).toEqual(inProcess.score);
+    expect(inWorker.thumbnail).toEqual(inProcess.thumbnail);
+    const thumbnail = decodePng(inWorker.thumbnail);
+    expect(Math.max(thumbnail.width, thumbnail.height)).toBe(512);
+    expect(inWorker.pageCount).toBe(1);
+    expect(inWorker.modelVersion).toBe(RECOGNITION_MODEL_VERSION);
+    // Every stage is told before the outcome arrives, though they travel on different channels.
+    expect(stagesWhenDone).toEqual(['0 prepared', '0 staves', '0 symbols', '0 assembled']);
+    expect(started).toBe(1);
+    // The worker got a copy: the caller's bytes are neither detached nor changed.
+    expect(melodyPdf.data).toEqual(before);
+  });
+
+  it('counts the pages of a PDF and of an image', async () => {
+    expect(await Promise.all([pool.countPages(melodyPdf), pool.countPages(melodyPng), pool.countPages(threePages)])).toEqual([1, 1, 3]);
+  });
+
+  it('renders any page over all files as a PNG, shrunk to fit', async () => {
+    const files = [melodyPng, threePages];
+    // The PDF's second page: 2 × 1 inches at recognition's 200 dpi, fitted into 100 px.
+    expect(sizeOf(await pool.renderPage(files, 2, 100))).toEqual([100, 50]);
+    expect(sizeOf(await pool.renderPage(files, 3))).toEqual([200, 400]);
+    const page = decodePng(melodyPng.data);
+    expect(sizeOf(await pool.renderPage(files, 0, 700))).toEqual([Math.round((page.width * 700) / page.height), 700]);
+    const missing = await rejection(pool.renderPage(files, 4));
+    expect([missing.code, missing.message]).toEqual(['INVALID_ARGUMENT', 'Page 4 does not exist: the files have 4 pages.']);
+  });
+
+  it.each([
+    ['a corrupt PDF', { filename: 'broken.pdf', data: new TextEncoder().encode('%PDF-1.7\nnot a PDF at all') }, 'CORRUPTED_FILE'],
+    ['a PDF that needs a password', fixture('input/encrypted-aes256.pdf'), 'ENCRYPTED_PDF'],
+    ['a MusicXML score', fixture('recognition/melody.musicxml'), 'UNSUPPORTED_FILE_TYPE'],
+  ])('refuses %s from inside the worker with the same OmrError as the calling thread', async (_, file, code) => {
+    const [inWorker, inProcess] = await Promise.all([rejection(pool.countPages(file)), rejection(local.countPages(file))]);
+    expect(inWorker.code).toBe(code);
+    expect(inWorker.toJSON()).toEqual(inProcess.toJSON());
+    // Recognition refuses it the same way.
+    expect((await rejection(pool.recognize({ files: [file] }))).toJSON()).toEqual(inProcess.toJSON());
+  });
+
+  it('stops a run when beforePage rejects, with that error', async () => {
+    const cancel = new OmrError('OMR_JOB_CANCELED', 'The job was cancelled.', { status: 409 });
+    const stages: string[] = [];
+    const pages: number[] = [];
+    const error = await rejection(
+      pool.recognize(
+        { files: [melodyPdf] },
+        {
+          beforePage: async (page) => {
+            pages.push(page);
+            throw cancel;
+          },
+          onStage: (page, stage) => stages.push(`${page} ${stage}`),
+        },
+      ),
+    );
+    expect(error.toJSON()).toEqual(cancel.toJSON());
+    expect(pages).toEqual([0]);
+    expect(stages).toEqual([]);
+  });
+
+  it('sizes itself by the machine: a core left for the caller, 1 to 4 workers', () => {
+    expect(defaultPoolSize()).toBeGreaterThanOrEqual(1);
+    expect(defaultPoolSize()).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('the pool', () => {
+  const testWorker = new URL('./test-worker.ts', import.meta.url);
+  const command = (filename: string): InputFile => ({ filename, data: new Uint8Array(1) });
+
+  it('fails only the call of a worker that exits, and starts a fresh worker', async () => {
+    let spawned = 0;
+    const spawn = () => {
+      spawned++;
+      return spawnNodeWorker(testWorker);
+    };
+    const pool = createRecognitionPool({ size: 2, spawn });
+    try {
+      const other = pool.countPages(command('wait:1500'));
+      const crash = await rejection(pool.countPages(command('exit')));
+      expect([crash.code, crash.status]).toEqual(['WORKER_CRASHED', 500]);
+      expect(crash.message).toMatch(/exit code 3/);
+      expect(await other).toBe(1);
+      // Two calls at once need two workers again: the survivor and a fresh one.
+      expect(await Promise.all([pool.countPages(melodyPdf), pool.countPages(command('wait:10'))])).toEqual([1, 1]);
+      expect(spawned).toBe(3);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('reports an uncaught error and running out of memory as crashes, and goes on', async () => {
+    const pool = createRecognitionPool({ size: 1, spawn: () => spawnNodeWorker(testWorker, { resourceLimits: { maxOldGenerationSizeMb: 128 } }) });
+    try {
+      const thrown = await rejection(pool.countPages(command('throw')));
+      expect([thrown.code, thrown.message]).toEqual(['WORKER_CRASHED', 'The recognition worker running this call stopped unexpectedly (uncaught error: boom).']);
+      const outOfMemory = await rejection(pool.countPages(command('oom')));
+      expect(outOfMemory.code).toBe('WORKER_CRASHED');
+      expect(outOfMemory.message).toMatch(/memory/);
+      expect(await pool.countPages(melodyPng)).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('queues calls beyond its size in order of arrival, telling each caller when its call starts', async () => {
+    const pool = createRecognitionPool({ size: 1, spawn: () => spawnNodeWorker(testWorker) });
+    try {
+      const starts: number[] = [];
+      const calls = [0, 1, 2].map((i) => pool.countPages(command('wait:200'), { onStart: () => starts.push(i) }));
+      expect(starts).toEqual([0]);
+      await calls[0];
+      expect(starts).toEqual([0, 1]);
+      expect(await Promise.all(calls)).toEqual([1, 1, 1]);
+      expect(starts).toEqual([0, 1, 2]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects running, queued and later calls when closed', async () => {
+    const pool = createRecognitionPool({ size: 1, spawn: () => spawnNodeWorker(testWorker) });
+    let queuedStarted = false;
+    const running = rejection(pool.countPages(command('wait:10000')));
+    const queued = rejection(pool.countPages(command('wait:10'), { onStart: () => (queuedStarted = true) }));
+    await pool.close();
+    for (const error of await Promise.all([running, queued, rejection(pool.countPages(melodyPng))])) {
+      expect([error.code, error.status, error.message]).toEqual(['INTERNAL_ERROR', 503, 'The recognition pool was closed before this call finished.']);
+    }
+    expect(queuedStarted).toBe(false);
+  });
+
+  it('runs on the calling thread one call at a time when in-process, and closes the same way', async () => {
+    const pool = createInProcessPool();
+    const starts: number[] = [];
+    const first = pool.countPages(melodyPng, { onStart: () => starts.push(0) });
+    const second = pool.countPages(threePages, { onStart: () => starts.push(1) });
+    const third = rejection(pool.countPages(melodyPdf, { onStart: () => starts.push(2) }));
+    expect(starts).toEqual([0]);
+    expect(await Promise.all([first, second])).toEqual([1, 3]);
+    await pool.close();
+    expect((await third).code).toBe('INTERNAL_ERROR');
+  });
+});
+
+function sizeOf(png: Uint8Array): [number, number] {
+  const raster = decodePng(png);
+  return [raster.width, raster.height];
+}
