@@ -12,6 +12,7 @@
 import { OmrError } from '../errors.js';
 import type { InputFile } from '../input/decode-pages.js';
 import { detectFileType } from '../input/file-type.js';
+import { openPdf } from '../input/pdf.js';
 import type { PageStage } from '../recognize/recognize-page.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
 import { extractMxlScore } from '../import/mxl-container.js';
@@ -27,7 +28,7 @@ import { JobTable } from './job-table.js';
 import { ScoreLibrary } from './library.js';
 import { LOCALES, LOCALES_DETAILS, isLanguageTag } from './locales.js';
 import type { JobRecord, ResultRecord } from './records.js';
-import type { RecognitionPool } from './recognition-pool.js';
+import type { RecognitionPool } from '../workers/pool.js';
 import type {
   AddFileResult,
   Capabilities,
@@ -400,7 +401,9 @@ class LocalEngine implements ScoreSightClient {
       throw new OmrError('INVALID_ARGUMENT', 'A PDF is imported through OMR, which answers with a task: send supportsTasks: true.');
     }
     // An invalid or password-protected PDF is refused here, with 400, before anything is charged.
-    const pages = await this.pool.countPages({ filename: filename || 'import.pdf', data, mimeType: 'application/pdf' });
+    const pdf = await openPdf(data, { filename: filename || 'import.pdf' });
+    const pages = pdf.pageCount;
+    await pdf.close();
     if (pages > this.maxPages) throw this.tooManyPages(pages);
     const job = await this.createJob({ output: 'library', files: [{ file: data, filename: filename || 'import.pdf', mimeType: 'application/pdf' }] });
     const taskId = newId('task');
@@ -609,8 +612,7 @@ class LocalEngine implements ScoreSightClient {
       throw new OmrError('UNSUPPORTED_FILE_TYPE', `${filename || label} is already a score (${type}); import it with importScore instead of recognising it.`);
     }
     const mimeType = MIME_BY_TYPE[type] ?? file.mimeType ?? 'application/octet-stream';
-    // A file that cannot be read still joins the job: the job then ends in error with the decoder's message.
-    const pages = await this.pool.countPages({ filename: filename || `${label}.${type}`, data, mimeType }).catch(() => 1);
+    const pages = type === 'pdf' ? await countPdfPages(data, filename || label) : 1;
     return { filename, data, mimeType, size: data.length, pages };
   }
 
@@ -669,6 +671,22 @@ function pageProgress(key: JobProgress['key'], page: number, total: number, with
   const pages = Math.max(total, page + 1);
   const percent = Math.round((5 + (85 * (page + within)) / pages) * 10) / 10;
   return { percent, text: `${PROGRESS_TEXT[key] ?? 'Working'} on page ${page + 1} of ${pages}`, key, current: page + 1, total: pages };
+}
+
+/**
+ * Pages of a PDF, read here rather than in the pool so that adding a file
+ * never waits behind recognitions. A PDF that cannot be opened still joins
+ * the job as one page: the job then ends in error with the decoder's
+ * message, as the service does.
+ */
+async function countPdfPages(data: Uint8Array, filename: string): Promise<number> {
+  try {
+    const pdf = await openPdf(data, { filename });
+    await pdf.close();
+    return pdf.pageCount;
+  } catch {
+    return 1;
+  }
 }
 
 /** A Standard MIDI File starts with its header chunk. */

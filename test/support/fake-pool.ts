@@ -9,7 +9,8 @@ import { OmrError } from '../../src/errors.js';
 import { encodePng } from '../../src/image/png-encode.js';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
 import type { InputFile } from '../../src/input/decode-pages.js';
-import type { RecognitionEvents, RecognitionOutcome, RecognitionPool } from '../../src/jobs/recognition-pool.js';
+import type { RecognitionEvents, RecognitionOutcome } from '../../src/workers/recognition-api.js';
+import type { RecognitionPool } from '../../src/workers/pool.js';
 
 const FIXTURE = new URL('../fixtures/recognition/melody.musicxml', import.meta.url);
 
