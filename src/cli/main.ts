@@ -3,6 +3,7 @@
  *
  *   scoresight recognize <page.pdf|.png|.jpg>... --out <dir> [--formats musicxml,mxl,midi,thumbnail.png] [--locale <bcp47>]
  *   scoresight convert <score.musicxml|.mxl> --out <dir> [--formats musicxml,mxl,midi]
+ *   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>]
  *
  * Exit codes: 0 success, 1 a failure with its error code printed, 2 a usage error.
  */
@@ -18,6 +19,8 @@ import type { Raster } from '../image/raster.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
 import { RECOGNITION_MODEL_VERSION, recognizeScore, type RecognizeProgress } from '../recognize/recognize-score.js';
 import type { Score } from '../score/model.js';
+import { createOmrServer } from '../server/server.js';
+import { loadTokens } from '../server/tokens.js';
 import { LIBRARY_VERSION } from '../version.js';
 
 const USAGE = `scoresight ${LIBRARY_VERSION}
@@ -31,6 +34,20 @@ Usage:
   scoresight convert <score.musicxml|score.mxl> --out <dir> [--formats musicxml,mxl,midi]
       Reads a MusicXML or compressed MusicXML score and writes it in the given
       formats as <dir>/<name>.<ext> (musicxml by default).
+  scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>]
+      Runs the Music Recognition Service's /v2 interface over HTTP at
+      http://<host>:<port>/v2 (--host 0.0.0.0 to take connections from other
+      machines). --tokens names a JSON file of accepted bearer tokens:
+        [{ "token": "<secret, 8+ characters>", "account": "alice",
+           "scopes": ["omr", "scores", "tasks.readonly"],
+           "kind": "personal" }]
+      kind is "personal" (default) or "oauth"; an oauth token needs "scores"
+      to create library scores and "tasks.readonly" to poll tasks, every
+      token needs "omr"; an optional "rateLimit" sets the account's requests
+      per hour (default 7200). --store keeps each account's jobs in
+      <dir>/<account> so they survive a restart (memory otherwise).
+      Ctrl-C (SIGINT) or SIGTERM stops it gracefully: requests in flight
+      finish, running jobs resume on the next start.
   scoresight --version
   scoresight --help
 `;
@@ -59,6 +76,8 @@ const STAGE_LABEL: Record<RecognizeProgress['stage'], string> = {
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Stops `serve` as SIGINT and SIGTERM do (for embedding and tests). */
+  shutdown?: AbortSignal;
 }
 
 const consoleIO: CliIO = {
@@ -76,6 +95,10 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
         out: { type: 'string', short: 'o' },
         formats: { type: 'string', short: 'f', default: 'musicxml' },
         locale: { type: 'string', short: 'l' },
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        tokens: { type: 'string' },
+        store: { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -93,6 +116,13 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
   if (values.help || !command) {
     (values.help ? io.stdout : io.stderr)(USAGE);
     return values.help ? 0 : 2;
+  }
+  if (command === 'serve') {
+    if (inputs.length) {
+      io.stderr(`serve takes no file arguments.\n\n${USAGE}`);
+      return 2;
+    }
+    return serve(values, io);
   }
   if (command !== 'convert' && command !== 'recognize') {
     io.stderr(`Unknown command "${command}".\n\n${USAGE}`);
@@ -141,6 +171,46 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
     io.stderr(`error ${error.code}: ${error.message}\n`);
     return 1;
   }
+}
+
+async function serve(values: { port?: string; host?: string; tokens?: string; store?: string }, io: CliIO): Promise<number> {
+  const port = Number(values.port ?? 8080);
+  if (!/^\d+$/.test(values.port ?? '8080') || port > 65535) {
+    io.stderr(`--port takes a port number from 0 to 65535, not "${values.port}".\n`);
+    return 2;
+  }
+  const tokensFile = values.tokens ?? 'tokens.json';
+  let server;
+  try {
+    const tokens = await loadTokens(tokensFile);
+    server = createOmrServer({ tokens, ...(values.store ? { storeDirectory: values.store } : {}) });
+    const url = await server.listen(port, values.host ?? '127.0.0.1');
+    const accounts = new Set(tokens.map((t) => t.account)).size;
+    io.stdout(`ScoreSight OMR service listening on ${url} (${accounts} account(s), jobs kept ${values.store ? `in ${values.store}` : 'in memory'})\n`);
+  } catch (err) {
+    await server?.close();
+    const error = OmrError.from(err);
+    const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    io.stderr(`error ${inUse ? 'INVALID_ARGUMENT' : error.code}: ${inUse ? `port ${port} is already in use; choose another with --port.` : error.message}\n`);
+    if (!inUse && !values.tokens) io.stderr(`(serve reads its bearer tokens from ./tokens.json unless --tokens names another file; see --help.)\n`);
+    return 1;
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      io.shutdown?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    if (io.shutdown?.aborted) stop();
+    else io.shutdown?.addEventListener('abort', stop, { once: true });
+  });
+  io.stdout('Stopping: finishing requests in flight…\n');
+  await server.close();
+  io.stdout('Stopped.\n');
+  return 0;
 }
 
 /** BCP 47 shape: a 2–3 letter language, then subtags (script, region, variant). */
