@@ -179,8 +179,8 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
 
   return {
     async listen(port = 0, host = '127.0.0.1') {
-      if (server) throw new OmrError('INVALID_ARGUMENT', 'This server is already listening; create another to listen twice.');
       if (closed) throw new OmrError('INVALID_ARGUMENT', 'This server was closed; create a new one.');
+      if (server) throw new OmrError('INVALID_ARGUMENT', 'This server is already listening; create another to listen twice.');
       const http = createServer((req, res) => void handle(req, res));
       server = http;
       await openClients();

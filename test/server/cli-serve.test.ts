@@ -1,0 +1,53 @@
+/** `scoresight serve`: starts from a tokens file, answers the remote client, stops gracefully. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { createRemoteClient } from '../../src/remote/remote-client.js';
+import { runCli } from '../support/cli-run.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'scoresight-serve-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('scoresight serve', () => {
+  it('serves the tokens file’s accounts, keeps jobs under --store, and stops on shutdown', async () => {
+    const tokens = join(dir, 'tokens.json');
+    writeFileSync(tokens, JSON.stringify([{ token: 'cli-secret-1', account: 'alice', scopes: ['omr', 'scores', 'tasks.readonly'], kind: 'personal' }]));
+    let stdout = '';
+    let stderr = '';
+    const shutdown = new AbortController();
+    const running = main(['serve', '--port', '0', '--tokens', tokens, '--store', join(dir, 'store')], {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      shutdown: shutdown.signal,
+    });
+    while (!stdout.includes('listening on')) {
+      if (stderr) throw new Error(stderr);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const url = /listening on (\S+)/.exec(stdout)![1]!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/);
+    expect(stdout).toContain(`jobs kept in ${join(dir, 'store')}`);
+    const client = createRemoteClient({ baseUrl: url, token: 'cli-secret-1' });
+    expect((await client.getCapabilities()).locales).toHaveLength(65);
+    const draft = await client.createJob({ output: 'musicxml' });
+    expect((await client.listJobs()).jobs.map((j) => j.id)).toEqual([draft.id]);
+    shutdown.abort();
+    expect(await running).toBe(0);
+    expect(stdout).toContain('Stopped.');
+    await expect(client.getJob(draft.id)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it('exits 1 with the reason when the tokens file is missing or wrong, 2 for a bad port', async () => {
+    const missing = await runCli('serve', '--port', '0', '--tokens', join(dir, 'nope.json'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/error INVALID_ARGUMENT: The tokens file .*nope\.json does not exist/);
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify([{ token: 'x', account: 'a', scopes: [] }]));
+    expect((await runCli('serve', '--port', '0', '--tokens', bad)).stderr).toMatch(/entry 0: token/);
+    expect((await runCli('serve', '--port', 'http')).code).toBe(2);
+    expect((await runCli('serve', 'extra.pdf')).code).toBe(2);
+    expect((await runCli('--help')).stdout).toContain('scoresight serve [--port 8080]');
+  });
+});
