@@ -43,7 +43,9 @@ export class Transport {
   /** The rate-limit headers of the latest response that carried them. */
   rateLimit: RateLimit | undefined;
   private readonly base: URL;
-  private readonly lifetime = new AbortController();
+  /** Stops every request and wait in flight, for `close()` (a set, not one signal with a listener per request). */
+  private readonly inFlight = new Set<(reason: OmrError) => void>();
+  private closed: OmrError | undefined;
 
   constructor(private readonly options: TransportOptions) {
     let base: URL;
@@ -60,7 +62,8 @@ export class Transport {
 
   /** Every later and in-flight request rejects: the client was closed. */
   close(): void {
-    this.lifetime.abort(new OmrError('INTERNAL_ERROR', 'This client is closed; create a new one.', { status: 503 }));
+    this.closed ??= new OmrError('INTERNAL_ERROR', 'This client is closed; create a new one.', { status: 503 });
+    for (const stop of this.inFlight) stop(this.closed);
   }
 
   async json<T>(request: HttpRequest): Promise<T> {
@@ -87,10 +90,9 @@ export class Transport {
     const controller = new AbortController();
     const abort = (reason: unknown) => controller.abort(reason);
     const onCaller = () => abort(aborted(request));
-    const onClose = () => abort(this.lifetime.signal.reason);
     this.throwIfStopped(request.signal);
     request.signal?.addEventListener('abort', onCaller, { once: true });
-    this.lifetime.signal.addEventListener('abort', onClose, { once: true });
+    this.inFlight.add(abort);
     const ms = this.options.timeoutMs + (request.extraTimeoutMs ?? 0);
     const timer = setTimeout(() => abort(new OmrError('TIMEOUT', `${describe(request)} got no complete answer within ${ms} ms; the service may be slow or unreachable. Raise timeoutMs or try again.`)), ms);
     try {
@@ -113,7 +115,7 @@ export class Transport {
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onCaller);
-      this.lifetime.signal.removeEventListener('abort', onClose);
+      this.inFlight.delete(abort);
     }
   }
 
@@ -132,26 +134,22 @@ export class Transport {
   private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     this.throwIfStopped(signal);
     return new Promise((resolve, reject) => {
-      const stop = (reason: unknown) => {
+      const settle = (reason?: OmrError) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onCaller);
-        this.lifetime.signal.removeEventListener('abort', onClose);
-        reject(reason);
+        this.inFlight.delete(settle);
+        if (reason) reject(reason);
+        else resolve();
       };
-      const onCaller = () => stop(new OmrError('ABORTED', 'The wait for the rate limit to reset was aborted by the signal.'));
-      const onClose = () => stop(this.lifetime.signal.reason);
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onCaller);
-        this.lifetime.signal.removeEventListener('abort', onClose);
-        resolve();
-      }, ms);
+      const onCaller = () => settle(new OmrError('ABORTED', 'The wait for the rate limit to reset was aborted by the signal.'));
+      const timer = setTimeout(settle, ms);
       signal?.addEventListener('abort', onCaller, { once: true });
-      this.lifetime.signal.addEventListener('abort', onClose, { once: true });
+      this.inFlight.add(settle);
     });
   }
 
   private throwIfStopped(signal: AbortSignal | undefined): void {
-    if (this.lifetime.signal.aborted) throw this.lifetime.signal.reason;
+    if (this.closed) throw this.closed;
     if (signal?.aborted) throw new OmrError('ABORTED', 'The request was not sent: the signal was already aborted.');
   }
 }

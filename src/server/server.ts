@@ -94,7 +94,9 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
   const limiter = new RateLimiter(limits.windowMs);
   const signer = new DownloadSigner();
   const clients = new Map<string, LocalClient>();
-  const closing = new AbortController();
+  /** One per request being answered: aborted when its caller goes away or the server closes. */
+  const answering = new Set<AbortController>();
+  let closing = false;
   const stats: ServerStats = { requests: 0, inFlight: 0, peakInFlight: 0 };
   let pool: RecognitionPool | undefined;
   let server: Server | undefined;
@@ -124,21 +126,26 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.requests++;
     stats.peakInFlight = Math.max(stats.peakInFlight, ++stats.inFlight);
-    const disconnected = new AbortController();
+    const stop = new AbortController();
+    answering.add(stop);
     res.on('close', () => {
-      if (!res.writableFinished) disconnected.abort();
+      if (!res.writableFinished) stop.abort();
     });
     try {
       setCorsHeaders(res);
-      if (closing.signal.aborted) res.setHeader('Connection', 'close');
+      if (closing) {
+        stop.abort();
+        res.setHeader('Connection', 'close');
+      }
       if (req.method === 'OPTIONS') return answerPreflight(res);
-      sendReply(res, await route(req, res, AbortSignal.any([disconnected.signal, closing.signal])));
+      sendReply(res, await route(req, res, stop.signal));
     } catch (err) {
       const error = httpError(err);
       // The rest of an oversized body is never read, so this connection cannot carry another request.
       if (!req.complete) res.setHeader('Connection', 'close');
       sendError(res, error);
     } finally {
+      answering.delete(stop);
       if (--stats.inFlight === 0) drained?.();
     }
   }
@@ -199,7 +206,8 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
 
     close() {
       closed ??= (async () => {
-        closing.abort();
+        closing = true;
+        for (const stop of answering) stop.abort();
         if (server?.listening) {
           const stopped = new Promise<void>((resolve) => server!.close(() => resolve()));
           server.closeIdleConnections();
