@@ -1,21 +1,25 @@
 /**
  * The input stage of recognition: the user's files in, page rasters out, in
- * order — every page of a PDF, one page per image.
+ * order — every page of a PDF or a multi-page TIFF, every image of a HEIF
+ * file, one page per other image.
  *
  * Pages are produced lazily, one at a time: the generator holds no raster
- * once it has yielded it, and a PDF's next page is rendered only when asked
- * for, so memory holds one page however long the upload. Every file's type
- * and size are checked before the first page is decoded, so a batch with one
- * unusable file fails at once rather than after minutes of work.
+ * once it has yielded it, and a document's next page is decoded only when
+ * asked for, so memory holds one page however long the upload. Every file's
+ * type and size are checked before the first page is decoded, so a batch
+ * with one unusable file fails at once rather than after minutes of work.
  */
 import { OmrError } from '../errors.js';
 import type { Raster } from '../image/raster.js';
-import { detectFileType, type FileType } from './file-type.js';
+import { detectFileType, PAGE_TYPES, type FileType } from './file-type.js';
+import { openHeic } from './heic.js';
 import { fileLabel, tooLarge } from './input-error.js';
 import { decodeJpeg } from './jpeg.js';
 import { MAX_FILE_BYTES } from './limits.js';
 import { openPdf } from './pdf.js';
 import { decodePng } from './png.js';
+import { openTiff } from './tiff.js';
+import { decodeWebp } from './webp.js';
 
 export interface InputFile {
   filename: string;
@@ -36,29 +40,80 @@ export interface DecodedPage {
   raster: Raster;
 }
 
+type PageFileType = Exclude<FileType, 'musicxml' | 'mxl'>;
+
 /**
  * Yields every page of every file, in order. Throws `UNSUPPORTED_FILE_TYPE`
  * for MusicXML and MXL files (scores to convert, not pages to recognise) and
  * for types ScoreSight does not read, `OMR_MIME_REQUIRED` when a file's type
  * cannot be told, and the decoders' errors (`CORRUPTED_FILE`, `ENCRYPTED_PDF`,
- * `FILE_TOO_LARGE`) for the file they concern.
+ * `FILE_TOO_LARGE`, `UNSUPPORTED_FILE_TYPE`) for the file they concern.
  */
 export async function* decodePages(files: readonly InputFile[], options: DecodePagesOptions = {}): AsyncGenerator<DecodedPage, void, undefined> {
   if (files.length === 0) throw new OmrError('INVALID_ARGUMENT', 'No files were given to recognise.');
   const types = files.map(pageFileType);
   for (let file = 0; file < files.length; file++) {
-    const { filename, data } = files[file]!;
-    const type = types[file]!;
-    if (type === 'png') {
-      yield { file, page: 0, raster: decodePng(data, { filename }) };
-    } else if (type === 'jpeg') {
-      yield { file, page: 0, raster: decodeJpeg(data, { filename }) };
-    } else {
+    let page = 0;
+    for await (const raster of pagesOf(types[file]!, files[file]!, options)) yield { file, page: page++, raster };
+  }
+}
+
+/**
+ * How many pages {@link decodePages} yields for a file, read from its
+ * structure without decoding any: a PDF's page tree, a TIFF's directories, a
+ * HEIF file's images; 1 for other images. Throws as `decodePages` does when
+ * the type is refused or that structure cannot be read.
+ */
+export async function countPages(input: InputFile): Promise<number> {
+  const { filename, data } = input;
+  switch (pageFileType(input)) {
+    case 'pdf': {
+      const pdf = await openPdf(data, { filename });
+      await pdf.close();
+      return pdf.pageCount;
+    }
+    case 'tiff':
+      return openTiff(data, { filename }).pageCount;
+    case 'heic': {
+      const heic = await openHeic(data, { filename });
+      heic.close();
+      return heic.pageCount;
+    }
+    default:
+      return 1;
+  }
+}
+
+/** The pages of one file, decoded as they are asked for. */
+async function* pagesOf(type: PageFileType, { filename, data }: InputFile, options: DecodePagesOptions): AsyncGenerator<Raster, void, undefined> {
+  switch (type) {
+    case 'png':
+      yield decodePng(data, { filename });
+      return;
+    case 'jpeg':
+      yield decodeJpeg(data, { filename });
+      return;
+    case 'webp':
+      yield await decodeWebp(data, { filename });
+      return;
+    case 'tiff': {
+      const tiff = openTiff(data, { filename });
+      for (let page = 0; page < tiff.pageCount; page++) yield tiff.decodePage(page);
+      return;
+    }
+    case 'heic': {
+      const heic = await openHeic(data, { filename });
+      try {
+        for (let page = 0; page < heic.pageCount; page++) yield await heic.decodePage(page);
+      } finally {
+        heic.close();
+      }
+      return;
+    }
+    case 'pdf': {
       const pdf = await openPdf(data, { filename });
       try {
-        for (let page = 0; page < pdf.pageCount; page++) {
-          yield { file, page, raster: await pdf.renderPage(page, { dpi: options.dpi }) };
-        }
+        for (let page = 0; page < pdf.pageCount; page++) yield await pdf.renderPage(page, { dpi: options.dpi });
       } finally {
         // Also when the consumer stops early or a page fails.
         await pdf.close();
@@ -68,7 +123,7 @@ export async function* decodePages(files: readonly InputFile[], options: DecodeP
 }
 
 /** A file's type, when it is one that has pages; otherwise the error that refuses it. */
-function pageFileType(input: InputFile): Exclude<FileType, 'musicxml' | 'mxl'> {
+function pageFileType(input: InputFile): PageFileType {
   if (!(input.data instanceof Uint8Array)) throw new OmrError('INVALID_ARGUMENT', `${fileLabel(input.filename)} has no bytes (data must be a Uint8Array).`);
   if (input.data.length === 0) throw new OmrError('CORRUPTED_FILE', `${fileLabel(input.filename)} is empty.`);
   if (input.data.length > MAX_FILE_BYTES) {
@@ -78,7 +133,7 @@ function pageFileType(input: InputFile): Exclude<FileType, 'musicxml' | 'mxl'> {
   if (type === 'musicxml' || type === 'mxl') {
     throw new OmrError(
       'UNSUPPORTED_FILE_TYPE',
-      `${fileLabel(input.filename)} is a ${type === 'mxl' ? 'compressed MusicXML (.mxl)' : 'MusicXML'} score, not a page to recognise; convert it directly instead. Accepted for recognition: PDF, PNG or JPEG files of pages.`,
+      `${fileLabel(input.filename)} is a ${type === 'mxl' ? 'compressed MusicXML (.mxl)' : 'MusicXML'} score, not a page to recognise; convert it directly instead. Accepted for recognition: ${PAGE_TYPES}.`,
     );
   }
   return type;

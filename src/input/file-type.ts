@@ -10,19 +10,25 @@ import { isZip } from '../import/mxl-container.js';
 import { fileLabel } from './input-error.js';
 
 /** The types ScoreSight accepts: page images and PDFs to recognise, and scores to convert. */
-export type FileType = 'pdf' | 'png' | 'jpeg' | 'musicxml' | 'mxl';
+export type FileType = 'pdf' | 'png' | 'jpeg' | 'heic' | 'webp' | 'tiff' | 'musicxml' | 'mxl';
 
 /** The MIME type ScoreSight reports for each accepted type. */
 export const MIME_TYPES: Record<FileType, string> = {
   pdf: 'application/pdf',
   png: 'image/png',
   jpeg: 'image/jpeg',
+  heic: 'image/heic',
+  webp: 'image/webp',
+  tiff: 'image/tiff',
   musicxml: 'application/vnd.recordare.musicxml+xml',
   mxl: 'application/vnd.recordare.musicxml',
 };
 
+/** The types of pages ScoreSight recognises, as messages name them. */
+export const PAGE_TYPES = 'PDF, PNG, JPEG, HEIC, WebP or TIFF files of pages';
+
 /** Said in every refusal, so the user knows what would work. */
-export const ACCEPTED_TYPES = 'PDF, PNG or JPEG files of pages, or MusicXML scores (.musicxml, .xml, .mxl)';
+export const ACCEPTED_TYPES = `${PAGE_TYPES}, or MusicXML scores (.musicxml, .xml, .mxl)`;
 
 export interface FileDescription {
   filename?: string;
@@ -55,11 +61,12 @@ const FORMATS = {
     mimeTypes: ['application/vnd.recordare.musicxml+xml', 'application/xml', 'text/xml'],
   },
   mxl: { name: 'an MXL score', type: 'mxl', extensions: ['mxl'], mimeTypes: ['application/vnd.recordare.musicxml'] },
-  webp: { name: 'a WebP image', extensions: ['webp'], mimeTypes: ['image/webp'] },
+  webp: { name: 'a WebP image', type: 'webp', extensions: ['webp'], mimeTypes: ['image/webp'] },
   gif: { name: 'a GIF image', extensions: ['gif'], mimeTypes: ['image/gif'] },
-  tiff: { name: 'a TIFF image', extensions: ['tif', 'tiff'], mimeTypes: ['image/tiff', 'image/tiff-fx'] },
+  tiff: { name: 'a TIFF image', type: 'tiff', extensions: ['tif', 'tiff'], mimeTypes: ['image/tiff', 'image/tiff-fx'] },
   heic: {
     name: 'a HEIC image',
+    type: 'heic',
     extensions: ['heic', 'heif', 'hif', 'heics', 'heifs'],
     mimeTypes: ['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence'],
   },

@@ -43,3 +43,6 @@ export const MAX_PDF_DPI = 1200;
 
 /** Most pages read from one PDF; larger documents are books, not scores to recognise at once. */
 export const MAX_PDF_PAGES = 2000;
+
+/** Most pages read from one multi-image file (a TIFF's directories, a HEIF's images), as for PDFs. */
+export const MAX_IMAGE_PAGES = MAX_PDF_PAGES;

@@ -3,10 +3,11 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { encodePng } from '../../src/image/png-encode.js';
-import { decodePages, type DecodedPage, type InputFile } from '../../src/input/decode-pages.js';
+import { countPages, decodePages, type DecodedPage, type InputFile } from '../../src/input/decode-pages.js';
 import { MAX_FILE_BYTES } from '../../src/input/limits.js';
 import { buildPdf } from '../support/pdf-build.js';
 import { exifApp1Payload, withExif } from '../support/orientation-reference.js';
+import { fixture } from './fixture-picture.js';
 
 const png: InputFile = { filename: 'one.png', data: encodePng({ width: 3, height: 2, channels: 1, data: new Uint8Array(6).fill(7) }) };
 /** A 16×8 JPEG that a phone recorded as needing a quarter turn. */
@@ -24,6 +25,12 @@ const pdf: InputFile = {
     { width: 72, height: 72 },
   ]),
 };
+/** Five bilevel pages, 160×96 down to 128×80. */
+const tiff: InputFile = { filename: 'scan.tif', data: fixture('scan-bilevel.tif') };
+/** Two photos, 128×80 and 112×72. */
+const heic: InputFile = { filename: 'photos.heic', data: fixture('two-images.heic') };
+/** A photo stored sideways, 96×160, with Exif orientation 6. */
+const webp: InputFile = { filename: 'photo.webp', data: fixture('photo.webp') };
 const musicxml: InputFile = { filename: 'score.musicxml', data: strToU8('<?xml version="1.0"?><score-partwise version="4.0"/>') };
 const mxl: InputFile = { filename: 'score.mxl', data: zipSync({ 'META-INF/container.xml': strToU8('<container/>') }) };
 
@@ -58,6 +65,25 @@ describe('decodePages', () => {
     ]);
   });
 
+  it('yields every page of a multi-page TIFF and every image of a HEIF file, in order; a WebP one upright page', async () => {
+    expect(await collect([tiff, heic, webp])).toEqual([
+      { file: 0, page: 0, size: '160×96×1' },
+      { file: 0, page: 1, size: '152×92×1' },
+      { file: 0, page: 2, size: '144×88×1' },
+      { file: 0, page: 3, size: '136×84×1' },
+      { file: 0, page: 4, size: '128×80×1' },
+      { file: 1, page: 0, size: '128×80×3' },
+      { file: 1, page: 1, size: '112×72×3' },
+      { file: 2, page: 0, size: '160×96×3' },
+    ]);
+  });
+
+  it('counts the pages each file yields without decoding them', async () => {
+    expect(await Promise.all([pdf, png, jpg, tiff, heic, webp].map(countPages))).toEqual([3, 1, 1, 5, 2, 1]);
+    await expect(countPages(musicxml)).rejects.toMatchObject({ code: 'UNSUPPORTED_FILE_TYPE' });
+    await expect(countPages({ filename: 'cut.tif', data: tiff.data.subarray(0, 100) })).rejects.toMatchObject({ code: 'CORRUPTED_FILE' });
+  });
+
   it('renders PDF pages at the asked resolution', async () => {
     expect((await collect([pdf], 144))[0]!.size).toBe('144×72×3');
   });
@@ -82,8 +108,8 @@ describe('decodePages', () => {
   });
 
   it('checks every file type and size before the first page', async () => {
-    const heic = { filename: 'IMG_1.heic', data: new Uint8Array([0, 0, 0, 20, ...strToU8('ftypheic'), 0, 0, 0, 0, ...strToU8('mif1')]) };
-    expect(await failure([png, heic])).toMatchObject({ pages: 0, error: { code: 'UNSUPPORTED_FILE_TYPE' } });
+    const gif = { filename: 'anim.gif', data: strToU8('GIF89a\x01\x00\x01\x00') };
+    expect(await failure([png, gif])).toMatchObject({ pages: 0, error: { code: 'UNSUPPORTED_FILE_TYPE' } });
     expect(await failure([png, { filename: 'blob', data: strToU8('????') }])).toMatchObject({ pages: 0, error: { code: 'OMR_MIME_REQUIRED' } });
     expect(await failure([png, { filename: 'empty.png', data: new Uint8Array(0) }])).toMatchObject({
       pages: 0,

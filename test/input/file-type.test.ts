@@ -2,7 +2,7 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { encodePng } from '../../src/image/png-encode.js';
-import { detectFileType, type FileDescription } from '../../src/input/file-type.js';
+import { detectFileType, MIME_TYPES, type FileDescription } from '../../src/input/file-type.js';
 import { buildPdf } from '../support/pdf-build.js';
 
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -39,6 +39,12 @@ describe('detectFileType', () => {
     ['MusicXML without declaration', ascii('<score-timewise version="3.1">'), 'musicxml'],
     ['UTF-16 MusicXML with BOM', new Uint8Array([0xff, 0xfe, ...[...MUSICXML].flatMap((c) => [c.charCodeAt(0), 0])]), 'musicxml'],
     ['MXL', MXL, 'mxl'],
+    ['WebP', bytes('RIFF', [0x24, 0, 0, 0], 'WEBPVP8 '), 'webp'],
+    ['TIFF (little-endian)', bytes('II*', [0, 8, 0, 0, 0]), 'tiff'],
+    ['TIFF (big-endian)', bytes('MM', [0, 42, 0, 0, 0, 8]), 'tiff'],
+    ['BigTIFF (which the decoder refuses by name)', bytes('II+', [0, 8, 0, 0, 0]), 'tiff'],
+    ['HEIC', bytes([0, 0, 0, 24], 'ftypheic', [0, 0, 0, 0], 'mif1heic'), 'heic'],
+    ['HEIF (mif1 brand only)', bytes([0, 0, 0, 20], 'ftypmif1', [0, 0, 0, 0], 'mif1'), 'heic'],
   ] as const)('recognises %s from its bytes alone', (_, data, type) => {
     expect(detectFileType({ data })).toBe(type);
   });
@@ -46,6 +52,18 @@ describe('detectFileType', () => {
   it('trusts the bytes over the name and the MIME type', () => {
     expect(detectFileType({ filename: 'photo.jpg', mimeType: 'image/jpeg', data: PNG })).toBe('png');
     expect(detectFileType({ filename: 'score.png', data: PDF })).toBe('pdf');
+    // A phone's HEIC saved under a JPEG name.
+    expect(detectFileType({ filename: 'IMG_0042.jpg', mimeType: 'image/jpeg', data: bytes([0, 0, 0, 24], 'ftypheic', [0, 0, 0, 0], 'mif1heic') })).toBe('heic');
+  });
+
+  it.each([
+    ['heic', ['IMG_0042.HEIC', 'a.heif', 'a.hif'], ['image/heic', 'image/heif', 'image/heic-sequence']],
+    ['webp', ['page.webp'], ['image/webp']],
+    ['tiff', ['scan.tif', 'SCAN.TIFF'], ['image/tiff', 'image/tiff-fx']],
+  ] as const)('accepts %s files by name or MIME type when the bytes say nothing', (type, names, mimes) => {
+    for (const filename of names) expect(detectFileType({ filename, data: bytes('??') })).toBe(type);
+    for (const mimeType of mimes) expect(detectFileType({ filename: 'upload', mimeType, data: bytes('??') })).toBe(type);
+    expect(MIME_TYPES[type]).toBe(`image/${type}`);
   });
 
   it('falls back to the extension, then the MIME type, when the bytes say nothing', () => {
@@ -61,12 +79,7 @@ describe('detectFileType', () => {
   });
 
   it.each([
-    ['WebP', bytes('RIFF', [0x24, 0, 0, 0], 'WEBPVP8 '), 'a WebP image'],
     ['GIF', bytes('GIF89a', [1, 0, 1, 0]), 'a GIF image'],
-    ['TIFF (little-endian)', bytes('II*', [0, 8, 0, 0, 0]), 'a TIFF image'],
-    ['TIFF (big-endian)', bytes('MM', [0, 42, 0, 0, 0, 8]), 'a TIFF image'],
-    ['HEIC', bytes([0, 0, 0, 24], 'ftypheic', [0, 0, 0, 0], 'mif1heic'), 'a HEIC image'],
-    ['HEIC (mif1 brand only)', bytes([0, 0, 0, 20], 'ftypmif1', [0, 0, 0, 0], 'mif1'), 'a HEIC image'],
     ['AVIF', bytes([0, 0, 0, 28], 'ftypavif', [0, 0, 0, 0], 'avifmif1miaf'), 'an AVIF image'],
     ['BMP', bytes('BM', [0x3a, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 40, 0, 0, 0]), 'a BMP image'],
     ['JPEG 2000', bytes([0, 0, 0, 0x0c, 0x6a, 0x50, 0x20, 0x20, 0x0d, 0x0a, 0x87, 0x0a]), 'a JPEG 2000 image'],
@@ -78,13 +91,13 @@ describe('detectFileType', () => {
       const err = refusal({ filename, data });
       expect(err.code).toBe('UNSUPPORTED_FILE_TYPE');
       expect(err.message).toContain(`"${filename}" is ${what}, which ScoreSight does not read`);
-      expect(err.message).toMatch(/Accepted: PDF, PNG or JPEG/);
+      expect(err.message).toMatch(/Accepted: PDF, PNG, JPEG, HEIC, WebP or TIFF files of pages, or MusicXML scores/);
     }
   });
 
   it('refuses unsupported types known only by name or MIME type', () => {
-    expect(refusal({ filename: 'IMG_0042.HEIC', data: bytes('??') }).message).toMatch(/is a HEIC image/);
-    expect(refusal({ filename: 'x', mimeType: 'image/webp', data: bytes('??') }).message).toMatch(/is a WebP image/);
+    expect(refusal({ filename: 'anim.gif', data: bytes('??') }).message).toMatch(/is a GIF image/);
+    expect(refusal({ filename: 'x', mimeType: 'image/avif', data: bytes('??') }).message).toMatch(/is an AVIF image/);
     expect(refusal({ filename: 'notes.docx', data: bytes('??') }).message).toMatch(/is a \.docx file/);
     expect(refusal({ filename: 'x', mimeType: 'application/msword', data: bytes('??') }).message).toMatch(/is of type application\/msword/);
   });

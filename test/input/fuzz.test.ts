@@ -1,9 +1,10 @@
 /**
  * Property tests of the input decoders over damaged files, with fast-check:
- * truncated, bit-flipped, spliced and shuffled versions of valid PNGs, JPEGs
- * and PDFs must either decode to a well-formed raster or fail with an
- * `OmrError` carrying one of the input codes — never a TypeError, a
- * RangeError from a typed array, or a hang.
+ * truncated, bit-flipped, spliced and shuffled versions of valid PNGs, JPEGs,
+ * PDFs, TIFFs, WebPs and HEICs must either decode to a well-formed raster or
+ * fail with an `OmrError` carrying one of the input codes — never a
+ * TypeError, a RangeError from a typed array, a trap in a WebAssembly
+ * decoder, an unhandled rejection, or a hang.
  *
  * PNG mutants come in two kinds: raw ones, which the chunk CRCs mostly
  * catch, and ones whose CRCs are recomputed after mutating, so that the
@@ -17,14 +18,17 @@ import fc from 'fast-check';
 import jpeg from 'jpeg-js';
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { assertRaster, type Raster } from '../../src/image/raster.js';
 import { decodePages } from '../../src/input/decode-pages.js';
 import { detectFileType } from '../../src/input/file-type.js';
+import { openHeic } from '../../src/input/heic.js';
 import { decodeJpeg } from '../../src/input/jpeg.js';
 import { openPdf } from '../../src/input/pdf.js';
 import { decodePng } from '../../src/input/png.js';
+import { openTiff } from '../../src/input/tiff.js';
+import { decodeWebp } from '../../src/input/webp.js';
 import { buildPdf } from '../support/pdf-build.js';
 import { buildPng } from '../support/png-build.js';
 import { exifApp1Payload, exifTiff, withExif } from '../support/orientation-reference.js';
@@ -156,6 +160,27 @@ const PDF_SEEDS = [
   fixture('encrypted-rc4.pdf'),
 ];
 
+const TIFF_SEEDS = [fixture('scan-bilevel.tif'), fixture('scan-gray-colour.tif'), fixture('tiled.tif')];
+const WEBP_SEEDS = [fixture('photo.webp'), fixture('scan-lossless.webp')];
+const HEIC_SEEDS = [fixture('photo.heic'), fixture('two-images.heic')];
+
+/** Every page of a TIFF, each checked; the first returned. */
+function decodeTiffPages(bytes: Uint8Array): Raster {
+  const tiff = openTiff(bytes);
+  const pages = Array.from({ length: tiff.pageCount }, (_, i) => tiff.decodePage(i));
+  pages.forEach(assertRaster);
+  return pages[0]!;
+}
+
+async function decodeHeicPages(bytes: Uint8Array): Promise<void> {
+  const heic = await openHeic(bytes);
+  try {
+    for (let i = 0; i < heic.pageCount; i++) assertRaster(await heic.decodePage(i));
+  } finally {
+    heic.close();
+  }
+}
+
 // ---------------------------------------------------------------- properties
 
 describe('damaged inputs give input errors, never crashes or hangs', () => {
@@ -198,10 +223,40 @@ describe('damaged inputs give input errors, never crashes or hangs', () => {
     expect(rejections.other).toEqual([]);
   }, 120_000);
 
+  it('TIFF mutants, every page decoded', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...TIFF_SEEDS), mutations, (seed, ms) => checkSync(() => decodeTiffPages(apply(seed, ms)))),
+      runs(500),
+    );
+  });
+
+  it('WebP mutants', async () => {
+    const rejections = await watchingRejections(() => fc.assert(
+      fc.asyncProperty(fc.constantFrom(...WEBP_SEEDS), mutations, (seed, ms) => checkAsync(async () => assertRaster(await decodeWebp(apply(seed, ms))))),
+      runs(300),
+    ));
+    expect(rejections.other).toEqual([]);
+  }, 120_000);
+
+  it('HEIC mutants, every image decoded', async () => {
+    // libheif reports what it cannot parse on the console; the property checks the errors instead.
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const rejections = await watchingRejections(() => fc.assert(
+        fc.asyncProperty(fc.constantFrom(...HEIC_SEEDS), mutations, (seed, ms) => checkAsync(() => decodeHeicPages(apply(seed, ms)))),
+        runs(200),
+      ));
+      expect(rejections.other).toEqual([]);
+    } finally {
+      log.mockRestore();
+    }
+  }, 120_000);
+
   it('any bytes, under any name and MIME type, through type detection and decodePages', async () => {
-    const seeds = [...PNG_SEEDS, ...JPEG_SEEDS, PDF_SEEDS[0]!, new TextEncoder().encode('<?xml version="1.0"?><score-partwise/>')];
-    const names = fc.constantFrom('page.png', 'page.jpg', 'score.pdf', 'score.mxl', 'a.heic', 'upload', '');
-    const mimes = fc.constantFrom(undefined, 'image/png', 'application/pdf', 'application/octet-stream', 'image/webp');
+    const seeds = [...PNG_SEEDS, ...JPEG_SEEDS, PDF_SEEDS[0]!, TIFF_SEEDS[0]!, WEBP_SEEDS[1]!, HEIC_SEEDS[0]!, new TextEncoder().encode('<?xml version="1.0"?><score-partwise/>')];
+    const names = fc.constantFrom('page.png', 'page.jpg', 'score.pdf', 'score.mxl', 'a.heic', 'scan.tif', 'page.webp', 'upload', '');
+    const mimes = fc.constantFrom(undefined, 'image/png', 'application/pdf', 'application/octet-stream', 'image/webp', 'image/tiff', 'image/heic');
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     const rejections = await watchingRejections(() => fc.assert(
       fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.constantFrom(...seeds)), mutations, names, mimes, (seed, ms, filename, mimeType) =>
         checkAsync(async () => {
@@ -216,6 +271,7 @@ describe('damaged inputs give input errors, never crashes or hangs', () => {
       ),
       runs(300),
     ));
+    log.mockRestore();
     expect(rejections.other).toEqual([]);
   }, 120_000);
 });
