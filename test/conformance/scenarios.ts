@@ -144,7 +144,7 @@ export function conformanceSuite(name: string, kind: 'local' | 'remote', factory
       const position = (p: Job['progress']): [number, number] => [p!.current ?? (p!.key === 'OMR_QUEUED' ? 0 : Infinity), order.indexOf(p!.key)];
       const seen = [position(job.progress)];
       let last: Job | undefined;
-      for await (const snapshot of followJob(client, job.id, { wait: 2 })) {
+      for await (const snapshot of followJob(client, job.id, { wait: 1 })) {
         if (snapshot.progress) seen.push(position(snapshot.progress));
         if (pool.held.has('a.png#1')) pool.release('a.png#1');
         last = snapshot;
@@ -509,8 +509,9 @@ export function conformanceSuite(name: string, kind: 'local' | 'remote', factory
 
 /** Long-polls until the job satisfies `done`. */
 export async function until(client: ScoreSightClient, id: string, done: (job: Job) => boolean): Promise<Job> {
-  for (let i = 0; i < 200; i++) {
-    const job = await client.getJob(id, { wait: 1 });
+  // A look first: over HTTP the job may have got there before the first poll arrives.
+  for (let i = 0, wait = 0; i < 200; i++, wait = 1) {
+    const job = await client.getJob(id, { wait });
     if (done(job)) return job;
   }
   throw new Error(`job ${id} never got there`);
