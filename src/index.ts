@@ -20,4 +20,5 @@ export type { InputFile } from './input/decode-pages.js';
 export { env, type ScoreSightEnv } from './env.js';
 export { OmrError, type OmrErrorCode, type OmrErrorData } from './errors.js';
 export { createRecognitionPool, defaultPoolSize, type RecognitionPool, type RecognitionPoolOptions, type WorkerHandle } from './workers/worker-pool.js';
+export { createRemoteClient, DEFAULT_TIMEOUT_MS, type RemoteClient, type RemoteClientOptions, type RateLimit } from './remote/remote-client.js';
 export { LIBRARY_VERSION } from './version.js';

@@ -14,6 +14,8 @@ import { Transport, jsonBody, type HttpResponse } from './http.js';
 import type { RateLimit } from './rate-limit.js';
 import { dispositionFilename, nextLink, wireData, wireFile } from './wire.js';
 
+export type { RateLimit } from './rate-limit.js';
+
 export interface RemoteClientOptions {
   /** The service's base URL, version prefix included, e.g. `https://omr.example.com/v2`. */
   baseUrl: string;
