@@ -11,8 +11,8 @@
  */
 import { OmrError } from '../errors.js';
 import type { InputFile } from '../input/decode-pages.js';
-import { detectFileType } from '../input/file-type.js';
-import { openPdf } from '../input/pdf.js';
+import { countPages } from '../input/decode-pages.js';
+import { MIME_TYPES, detectFileType } from '../input/file-type.js';
 import type { PageStage } from '../recognize/recognize-page.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
 import { extractMxlScore } from '../import/mxl-container.js';
@@ -334,7 +334,7 @@ class LocalEngine implements ScoreSightClient {
     const meta = record.files[file]!;
     const data = await this.fileData(jobId, file);
     const stem = meta.filename.replace(/\.[^.]*$/, '') || `page-${index + 1}`;
-    if ((meta.mimeType === 'image/png' || meta.mimeType === 'image/jpeg') && meta.pages === 1) {
+    if (BROWSER_IMAGE_TYPES.includes(meta.mimeType) && meta.pages === 1) {
       return { data, contentType: meta.mimeType, filename: meta.filename || `page-${index + 1}` };
     }
     const png = await this.pool.renderPage([{ filename: meta.filename, data, mimeType: meta.mimeType }], page);
@@ -401,9 +401,7 @@ class LocalEngine implements ScoreSightClient {
       throw new OmrError('INVALID_ARGUMENT', 'A PDF is imported through OMR, which answers with a task: send supportsTasks: true.');
     }
     // An invalid or password-protected PDF is refused here, with 400, before anything is charged.
-    const pdf = await openPdf(data, { filename: filename || 'import.pdf' });
-    const pages = pdf.pageCount;
-    await pdf.close();
+    const pages = await countPages({ filename: filename || 'import.pdf', data, mimeType: 'application/pdf' });
     if (pages > this.maxPages) throw this.tooManyPages(pages);
     const job = await this.createJob({ output: 'library', files: [{ file: data, filename: filename || 'import.pdf', mimeType: 'application/pdf' }] });
     const taskId = newId('task');
@@ -611,8 +609,11 @@ class LocalEngine implements ScoreSightClient {
     if (type === 'musicxml' || type === 'mxl') {
       throw new OmrError('UNSUPPORTED_FILE_TYPE', `${filename || label} is already a score (${type}); import it with importScore instead of recognising it.`);
     }
-    const mimeType = MIME_BY_TYPE[type] ?? file.mimeType ?? 'application/octet-stream';
-    const pages = type === 'pdf' ? await countPdfPages(data, filename || label) : 1;
+    const mimeType = MIME_TYPES[type];
+    // Read here rather than in the pool, so adding a file never waits behind recognitions. A file
+    // that cannot be read still joins the job as one page: the job then ends in error with the
+    // decoder's message, as the service does.
+    const pages = await countPages({ filename: filename || `${label}.${type}`, data, mimeType }).catch(() => 1);
     return { filename, data, mimeType, size: data.length, pages };
   }
 
@@ -651,7 +652,8 @@ class LocalEngine implements ScoreSightClient {
   }
 }
 
-const MIME_BY_TYPE: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpeg: 'image/jpeg' };
+/** Page images every browser shows as they are: returned as uploaded rather than re-encoded. */
+const BROWSER_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
 /** Where each finished page stage puts the progress, within the page. */
 const STAGE_PROGRESS: Record<PageStage, [JobProgress['key'], number]> = {
@@ -671,22 +673,6 @@ function pageProgress(key: JobProgress['key'], page: number, total: number, with
   const pages = Math.max(total, page + 1);
   const percent = Math.round((5 + (85 * (page + within)) / pages) * 10) / 10;
   return { percent, text: `${PROGRESS_TEXT[key] ?? 'Working'} on page ${page + 1} of ${pages}`, key, current: page + 1, total: pages };
-}
-
-/**
- * Pages of a PDF, read here rather than in the pool so that adding a file
- * never waits behind recognitions. A PDF that cannot be opened still joins
- * the job as one page: the job then ends in error with the decoder's
- * message, as the service does.
- */
-async function countPdfPages(data: Uint8Array, filename: string): Promise<number> {
-  try {
-    const pdf = await openPdf(data, { filename });
-    await pdf.close();
-    return pdf.pageCount;
-  } catch {
-    return 1;
-  }
 }
 
 /** A Standard MIDI File starts with its header chunk. */
