@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite needs, only when they are missing:
 #   xmllint (libxml2-utils) validates written MusicXML against the official XSD.
+#   chromium runs the browser end-to-end tests (test/browser/), driven by playwright-core
+#   at /usr/bin/chromium (SCORESIGHT_CHROMIUM names another executable and skips this install).
 set -euo pipefail
 
 missing=()
 command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
+if [ -z "${SCORESIGHT_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
