@@ -130,6 +130,9 @@ const ACCIDENTAL_KIND: Partial<Record<SymbolClass, AccidentalKind>> = {
   doubleSharp: 'double-sharp',
   doubleFlat: 'flat-flat',
 };
+/** Least height of a rest glyph, in staff spaces (engraved ones are about half as tall again). */
+const MIN_REST_HEIGHT: Partial<Record<RestSymbol['kind'], number>> = { quarter: 1.8, eighth: 1.3, '16th': 1.3, '32nd': 1.3, '64th': 1.3 };
+
 /** Usual width of each accidental, in staff spaces. */
 const ACCIDENTAL_WIDTH: Record<AccidentalKind, number> = { sharp: 1.05, flat: 0.95, natural: 0.75, 'double-sharp': 1, 'flat-flat': 1.7 };
 
@@ -157,7 +160,12 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
 
   const stems = joinStems(placed(['stem'], (c, p) => (c.x1 - c.x0 <= space * 0.8 ? { ...p, x: (c.x0 + c.x1) / 2 } : undefined), 1), space).filter((st) => st.y1 - st.y0 >= space * 1.5);
   const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
-  const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => ({ ...p, kind: REST_KIND[nameOf(c.cls)]! }), 4);
+  // Quarter and shorter rests stand two or more spaces tall; a breath mark or a tick above the staff
+  // that the model calls an eighth rest is under one space, often cut in two by the top line.
+  const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => {
+    const kind = REST_KIND[nameOf(c.cls)]!;
+    return (MIN_REST_HEIGHT[kind] ?? 0) * space > c.y1 - c.y0 ? undefined : { ...p, kind };
+  }, 4);
   // Two dots of a double-dotted note can merge at class-map resolution: a wide, flat blob is split.
   const dots = placed(['augmentationDot'], (c, p) => {
     const w = c.x1 - c.x0;
@@ -347,7 +355,8 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
       runStart = r;
       const tall = bottom - top;
       if (tall < space * 0.45) continue; // a sliver of a neighbouring column
-      const count = Math.max(1, Math.round(tall / space));
+      // A chord of thirds stacks heads one space apart; a tie or slur touching one head adds less than half a space.
+      const count = Math.max(1, Math.round(tall / space - 0.15));
       const x = (cx0 + cx1) / 2;
       const used = new Set<number>();
       for (let n = 0; n < count; n++) {
