@@ -9,7 +9,7 @@ import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { installOmrErrorTransfer } from './error-transfer.js';
 import type { RecognitionApi, RecognitionEvents } from './recognition-api.js';
 import { createRecognitionService } from './recognition-service.js';
-import { LIFETIME_LOCK } from './web-worker.js';
+import { LIFETIME_LOCK, LIFETIME_LOCK_HELD } from './web-worker.js';
 
 installOmrErrorTransfer();
 const service = createRecognitionService();
@@ -41,15 +41,19 @@ function endpoint(): Endpoint {
 /**
  * Holds the lock the pool names (`web-worker.ts`) until this worker ends,
  * however it ends, so the pool learns of an end no event reports. The name
- * comes in the pool's first message, which comlink ignores; the request is
- * made before any call is answered, so it is queued ahead of the pool's.
+ * comes in the pool's first message, which comlink ignores; once the lock is
+ * granted the worker says so (a message comlink ignores too), and only then
+ * does the pool queue its own request behind it.
  */
 function holdLifetimeLock(): void {
-  const scope = globalThis as unknown as EventTarget;
+  const scope = globalThis as unknown as EventTarget & { postMessage(message: unknown): void };
   scope.addEventListener('message', function hold(event) {
     const name: unknown = ((event as MessageEvent).data as Record<string, unknown> | null)?.[LIFETIME_LOCK];
     if (typeof name !== 'string') return;
     scope.removeEventListener('message', hold);
-    void navigator.locks?.request(name, () => new Promise<never>(() => undefined));
+    void navigator.locks?.request(name, () => {
+      scope.postMessage({ [LIFETIME_LOCK_HELD]: name });
+      return new Promise<never>(() => undefined);
+    });
   });
 }

@@ -19,18 +19,28 @@ export function webWorkerHandle(worker: Worker): WorkerHandle {
   return handle;
 }
 
+/** The message field with which the worker says it now holds its lifetime lock. */
+export const LIFETIME_LOCK_HELD = 'scoresightLifetimeLockHeld';
+
 /**
  * A Worker object fires no event when its worker closes itself or is killed
  * (out of memory); a Web Lock tells. The worker holds a lock for its lifetime
  * (`recognition-worker.ts`), and a request for the same lock from here is
  * granted once it is gone.
+ *
+ * This side requests the lock only once the worker says it holds it: the two
+ * threads' requests reach the browser's lock manager on separate channels, in
+ * no guaranteed order, so a request sent merely after the worker's could
+ * still be granted first, and a healthy worker would be taken for gone.
  */
 function watchLifetime(worker: Worker, end: (reason: string) => void): void {
   const locks = (globalThis.navigator as Navigator | undefined)?.locks;
   if (!locks) return;
   const name = `scoresight-worker-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  worker.addEventListener('message', function held(event) {
+    if ((event.data as Record<string, unknown> | null)?.[LIFETIME_LOCK_HELD] !== name) return;
+    worker.removeEventListener('message', held);
+    void locks.request(name, () => end('it stopped'));
+  });
   worker.postMessage({ [LIFETIME_LOCK]: name });
-  // The worker requests the lock on reading that message, before it answers anything;
-  // requesting after its first answer queues this request behind the worker's.
-  worker.addEventListener('message', () => void locks.request(name, () => end('it stopped')), { once: true });
 }
