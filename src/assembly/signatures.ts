@@ -28,7 +28,9 @@ export interface StaffSignatures {
 
 export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageSymbols, barlineXs: readonly number[], space: number): StaffSignatures {
   const mine = <T extends { staff: number; x0: number }>(list: readonly T[]) => list.filter((s) => s.staff === staffIndex).sort((a, b) => a.x0 - b.x0);
-  const clefSymbols = mine(symbols.clefs).filter((c, i) => i === 0 || plausibleClef(c, staff, space));
+  const clefSymbols = mine(symbols.clefs)
+    .map((c, i) => (i === 0 ? c : asClefChange(c, staff, space)))
+    .filter((c, i) => i === 0 || plausibleClef(c, staff, space));
   const clefs = clefSymbols.map((c) => ({ x: (c.x0 + c.x1) / 2, value: readClef(c, staff) }));
   const heads = mine(symbols.heads);
   const times = groupTime(mine(symbols.time), space).filter((t) => plausibleTime(t.value, staff));
@@ -62,6 +64,22 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageS
 
 /** Least height, in spaces, of a clef (a change is drawn smaller than the opening clef, not tiny). */
 const CLEF_MIN_HEIGHT: Record<ClefSymbol['kind'], number> = { G: 4.2, F: 2.2, C: 2.8, other: 1.8 };
+
+/**
+ * Clef changes are engraved smaller, and the model often calls them "other"
+ * (it learnt the clef-change glyphs under that class). Their shape tells:
+ * a G clef reaches from above the staff to below it; an F clef hangs from
+ * the top line over the upper three quarters, its curl making it top-heavy.
+ */
+function asClefChange(c: ClefSymbol, staff: Staff, space: number): ClefSymbol {
+  if (c.kind !== 'other') return c;
+  const x = (c.x0 + c.x1) / 2;
+  const top = staffPosition(staff, x, c.y0);
+  const bottom = staffPosition(staff, x, c.y1);
+  if (c.y1 - c.y0 >= 4.5 * space && top < 0.5 && bottom > 8) return { ...c, kind: 'G' };
+  if (top > -1 && top < 1 && bottom > 4.5 && bottom < 7 && c.balance < 0.47) return { ...c, kind: 'F' };
+  return c;
+}
 
 /**
  * A clef after the opening one is a change, and the model sometimes sees one

@@ -66,6 +66,8 @@ export type ClefKind = 'G' | 'F' | 'C' | 'other';
 
 export interface ClefSymbol extends Placed {
   kind: ClefKind;
+  /** Where the ink's weight sits, from the box's top (0) to its bottom (1): an F clef's curl makes it top-heavy. */
+  balance: number;
 }
 
 export interface TimeGlyph extends Placed {
@@ -184,7 +186,13 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
       return { ...p, ...box, kind, position: Math.round(staffPosition(staves[p.staff]!, (box.x0 + box.x1) / 2, y)) };
     });
   }, 6).flat();
-  const clefs = placed(['clefG', 'clefF', 'clefC', 'clefOther'], (c, p) => (c.y1 - c.y0 >= space * 1.5 ? { ...p, kind: CLEF_KIND[nameOf(c.cls)]! } : undefined), 10);
+  const clefs = placed(['clefG', 'clefF', 'clefC', 'clefOther'], (c, p) => {
+    if (c.y1 - c.y0 < space * 1.5) return undefined;
+    let weight = 0;
+    for (const i of c.pixels) weight += (Math.floor(i / map.width) + 0.5) * MAP_SCALE;
+    const balance = (weight / c.pixels.length - c.y0) / (c.y1 - c.y0);
+    return { ...p, kind: CLEF_KIND[nameOf(c.cls)]!, balance };
+  }, 10);
   const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
   const repeatDots = placed(['repeatDot'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 1);

@@ -52,6 +52,10 @@ export function glyphClass(codepoint: string): SymbolClass | undefined {
   if (cp >= 0xe050 && cp <= 0xe058) return 'clefG';
   if (cp >= 0xe05c && cp <= 0xe061) return 'clefC';
   if (cp >= 0xe062 && cp <= 0xe068) return 'clefF';
+  // SMuFL's clef-change glyphs (smaller clefs inside a staff) are the clefs they change to.
+  if (cp === 0xe07a) return 'clefG';
+  if (cp === 0xe07b) return 'clefC';
+  if (cp === 0xe07c) return 'clefF';
   if (cp >= 0xe069 && cp <= 0xe07f) return 'clefOther';
   if (cp >= 0xe080 && cp <= 0xe089) return 'timeDigit';
   if (cp >= 0xe0a0 && cp <= 0xe0ff) return 'noteheadBlack'; // other notehead shapes
