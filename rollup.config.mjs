@@ -1,26 +1,43 @@
-// Builds the library for Node and for browsers, the command line, and (through
-// tsc) the type declarations. Dependencies stay external: an application's
-// bundler or Node resolves them.
+// Builds the library for Node and for browsers, the command line, the self-contained
+// browser bundle, and (through tsc) the type declarations.
+//
+// - dist/node, dist/browser: dependencies stay external; an application's bundler or Node resolves them.
+// - dist/bundle: everything bundled, for pages without a bundler (the drop-in demo): the library
+//   (scoresight.js), the recognition worker (recognition-worker.js), lazily loaded chunks beside them
+//   (pdf.js and its in-thread worker, the HEIC and WebP decoders), and the assets they fetch:
+//   models/ (the ONNX models) and wasm/ (onnxruntime-web's WebAssembly and its loader, libwebp).
+//   Every asset URL is relative to the bundle's own files (import.meta.url): no CDN, works offline.
+import commonjs from '@rollup/plugin-commonjs';
+import resolve from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
-import { readFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const require = createRequire(import.meta.url);
 const external = (id) =>
   id.startsWith('node:') || Object.keys(pkg.dependencies ?? {}).some((dep) => id === dep || id.startsWith(`${dep}/`));
 
 const ts = () =>
   typescript({ tsconfig: './tsconfig.build.json', declaration: false, declarationMap: false, outDir: undefined, sourceMap: true });
 
-// src/env.ts finds models/ one folder up from src/; a built file sits two up (dist/node/*.js), so the
-// built copy looks two folders up. Chunks stay beside their entries to keep that depth fixed.
-const assetPaths = () => ({
-  name: 'asset-paths',
+/** Rewrites one string literal in one source file, failing the build when the literal is gone. */
+const rewrite = (name, file, replacements) => ({
+  name,
   transform(code, id) {
-    if (!id.replaceAll('\\', '/').endsWith('/src/env.ts')) return null;
-    if (!code.includes("'../models/'")) throw new Error('src/env.ts no longer names ../models/: update rollup.config.mjs');
-    return { code: code.replace("'../models/'", "'../../models/'"), map: null };
+    if (!id.replaceAll('\\', '/').endsWith(file)) return null;
+    for (const [from, to] of replacements) {
+      if (!code.includes(from)) throw new Error(`${file} no longer contains ${from}: update rollup.config.mjs (${name})`);
+      code = code.replaceAll(from, to);
+    }
+    return { code, map: null };
   },
 });
+
+// src/env.ts finds models/ one folder up from src/; a built file sits two up (dist/node/*.js), so the
+// built copy looks two folders up. Chunks stay beside their entries to keep that depth fixed.
+const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/'", "'../../models/'"]]);
 
 const build = (input, dir) => ({
   input,
@@ -38,7 +55,176 @@ const build = (input, dir) => ({
 // `new URL('./recognition-worker.js', import.meta.url)` finds it beside index.js.
 const worker = { 'recognition-worker': 'src/workers/recognition-worker.ts' };
 
+// ---------------------------------------------------------------------------
+// The self-contained browser bundle
+
+const BUNDLE = 'dist/bundle';
+/** A file of an installed package, by its path inside the package (whatever the package exports). */
+const pkgFile = (spec) => {
+  const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+  const dir = require.resolve.paths(name).map((base) => path.join(base, name)).find((d) => existsSync(`${d}/package.json`));
+  if (!dir) throw new Error(`rollup.config.mjs: ${name} is not installed`);
+  return path.join(dir, spec.slice(name.length));
+};
+const ortDist = pkgFile('onnxruntime-web/dist');
+
+/**
+ * Which files of a dependency the bundle takes, where the package offers several:
+ * - onnxruntime-web: the WebAssembly-only build whose Emscripten loader is a file of its own
+ *   (wasm/ort-wasm-simd-threaded.mjs, which also starts the inference threads of an isolated page),
+ *   rather than the default build with WebGPU/JSEP and its 28 MB WebAssembly.
+ * - pdf.js: the minified builds of the library and of its worker (which runs in-thread).
+ */
+const aliases = {
+  'onnxruntime-web': `${ortDist}/ort.wasm.min.mjs`,
+  'pdfjs-dist': pkgFile('pdfjs-dist/build/pdf.min.mjs'),
+  'pdfjs-dist/build/pdf.worker.mjs': pkgFile('pdfjs-dist/build/pdf.worker.min.mjs'),
+};
+const alias = () => ({
+  name: 'bundle-aliases',
+  resolveId: (id) => aliases[id] ?? null,
+});
+
+/**
+ * Browser stand-ins for the two Node modules xmlbuilder2 requires as it loads: `url` (for
+ * international domain names in URLs, which MusicXML writing never parses) and `events`
+ * (the base class of its streaming builder, which ScoreSight does not use).
+ */
+const SHIMS = {
+  url: `export function domainToASCII(domain) { try { return new URL('http://' + domain).hostname; } catch { return ''; } }
+export function domainToUnicode(domain) { return domain; }
+export default { domainToASCII, domainToUnicode };`,
+  events: `export class EventEmitter {
+  #listeners = new Map();
+  on(name, listener) { this.#listeners.set(name, [...(this.#listeners.get(name) ?? []), listener]); return this; }
+  off(name, listener) { this.#listeners.set(name, (this.#listeners.get(name) ?? []).filter((l) => l !== listener)); return this; }
+  emit(name, ...args) { const ls = this.#listeners.get(name) ?? []; for (const l of ls) l.apply(this, args); return ls.length > 0; }
+}
+export default { EventEmitter };`,
+};
+const shims = () => ({
+  name: 'node-shims',
+  resolveId: (id) => (Object.hasOwn(SHIMS, id) ? `\0shim:${id}` : null),
+  load: (id) => (id.startsWith('\0shim:') ? SHIMS[id.slice('\0shim:'.length)] : null),
+});
+
+/** The assets the bundle fetches at run time, copied beside it: [source, destination in dist/bundle]. */
+const ASSETS = [
+  ['models/symbols.onnx', 'models/symbols.onnx'],
+  ['models/digits.onnx', 'models/digits.onnx'],
+  [`${ortDist}/ort-wasm-simd-threaded.mjs`, 'wasm/ort-wasm-simd-threaded.mjs'],
+  [`${ortDist}/ort-wasm-simd-threaded.wasm`, 'wasm/ort-wasm-simd-threaded.wasm'],
+  [pkgFile('@jsquash/webp/codec/dec/webp_dec.wasm'), 'wasm/webp_dec.wasm'],
+];
+
+const copyAssets = () => ({
+  name: 'copy-assets',
+  // Chunk names carry content hashes: start from an empty folder so old chunks do not pile up.
+  buildStart: () => rmSync(BUNDLE, { recursive: true, force: true }),
+  writeBundle() {
+    for (const [from, to] of ASSETS) {
+      mkdirSync(path.dirname(`${BUNDLE}/${to}`), { recursive: true });
+      copyFileSync(from, `${BUNDLE}/${to}`);
+    }
+  },
+});
+
+/** Where most of a chunk comes from (a package, or the library's source), for the size table. */
+const origin = (chunk) => {
+  const bytes = new Map();
+  for (const [id, info] of Object.entries(chunk.modules)) {
+    const name = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id.replaceAll('\\', '/'))?.[1] ?? 'ScoreSight';
+    bytes.set(name, (bytes.get(name) ?? 0) + info.renderedLength);
+  }
+  return [...bytes].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'empty';
+};
+
+/** A browser cannot load a module that imports one of Node's statically. */
+const noStaticNodeImports = () => ({
+  name: 'no-static-node-imports',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      const node = chunk.type === 'chunk' ? chunk.imports.filter(nodeBuiltin) : [];
+      if (node.length) throw new Error(`${BUNDLE}/${chunk.fileName} imports ${node.join(', ')} statically`);
+    }
+  },
+});
+
+/** Prints the bundle's sizes, as the budgets count them (shared chunks count in both entries). */
+const printSizes = () => ({
+  name: 'print-sizes',
+  writeBundle(_options, bundle) {
+    const kib = (n) => `${(n / 1024).toFixed(0).padStart(7)} KiB`;
+    const size = (file) => statSync(`${BUNDLE}/${file}`).size;
+    // What loading an entry fetches before it runs: the entry and the chunks it imports statically.
+    const closure = (entry, seen = new Set()) => {
+      if (!seen.has(entry)) {
+        seen.add(entry);
+        for (const dep of bundle[entry]?.imports ?? []) closure(dep, seen);
+      }
+      return seen;
+    };
+    const sum = (files) => [...files].reduce((n, f) => n + size(f), 0);
+    const library = closure('scoresight.js');
+    const worker = closure('recognition-worker.js');
+    const lazy = Object.values(bundle).filter((f) => f.type === 'chunk' && !library.has(f.fileName) && !worker.has(f.fileName));
+    const rows = [
+      ['library JavaScript: scoresight.js and its static imports', sum(library)],
+      ['worker JavaScript: recognition-worker.js and its static imports', sum(worker)],
+      ...lazy.map((c) => [`loaded when needed: ${c.fileName} (${origin(c)})`, size(c.fileName)]),
+      ...ASSETS.map(([, to]) => [to.startsWith('wasm/') ? `WebAssembly and loader: ${to}` : `model: ${to}`, size(to)]),
+    ];
+    const total = readdirSync(BUNDLE, { recursive: true })
+      .filter((f) => !f.endsWith('.map') && statSync(`${BUNDLE}/${f}`).isFile())
+      .reduce((n, f) => n + size(f), 0);
+    console.log(`\n${BUNDLE} sizes:`);
+    for (const [label, bytes] of rows) console.log(`  ${kib(bytes)}  ${label}`);
+    console.log(`  ${kib(total)}  all files, without source maps\n`);
+  },
+});
+
+const nodeBuiltin = (id) => id.startsWith('node:') || (builtinModules.includes(id) && !Object.hasOwn(SHIMS, id));
+
+const bundle = {
+  input: { scoresight: 'src/index.ts', ...worker },
+  // Only Node branches import Node's modules (dynamically); a static one is refused below.
+  external: nodeBuiltin,
+  plugins: [
+    // The bundle's files sit in one folder, its assets in models/ and wasm/ beside them.
+    rewrite('bundle-asset-paths', '/src/env.ts', [
+      ["'../models/'", "'./models/'"],
+      ['wasmBase: undefined,', "wasmBase: new URL('./wasm/', import.meta.url).href,"],
+    ]),
+    // libwebp's loader fetches its WebAssembly beside its own script, which is now a chunk of the bundle.
+    rewrite('webp-wasm-path', '/codec/dec/webp_dec.js', [['"webp_dec.wasm"', '"./wasm/webp_dec.wasm"']]),
+    alias(),
+    shims(),
+    resolve({ browser: true, preferBuiltins: false, exportConditions: ['browser', 'import', 'module', 'default'] }),
+    // Emscripten loaders require Node's modules only on their Node path; leave those requires alone.
+    commonjs({ ignore: nodeBuiltin, ignoreDynamicRequires: true }),
+    ts(),
+    noStaticNodeImports(),
+    copyAssets(),
+    printSizes(),
+  ],
+  output: {
+    dir: BUNDLE,
+    format: 'es',
+    sourcemap: true,
+    entryFileNames: '[name].js',
+    // Beside the entries, so every `new URL('./…', import.meta.url)` resolves the same from any of them.
+    chunkFileNames: '[name]-[hash].js',
+  },
+  onwarn(warning, warn) {
+    if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(`${BUNDLE}: ${warning.message}`);
+    // pdf.js, onnxruntime-web and Emscripten output use eval-free `this` at the top level and circular imports.
+    if (warning.code === 'THIS_IS_UNDEFINED' || warning.code === 'CIRCULAR_DEPENDENCY' || warning.code === 'EVAL') return;
+    warn(warning);
+  },
+};
+
 export default [
   build({ index: 'src/index.ts', cli: 'src/cli/main.ts', ...worker }, 'dist/node'),
   build({ index: 'src/index.ts', ...worker }, 'dist/browser'),
+  bundle,
 ];
