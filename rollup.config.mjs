@@ -224,7 +224,7 @@ const bundle = {
 };
 
 export default [
-  build({ index: 'src/index.ts', cli: 'src/cli/main.ts', ...worker }, 'dist/node'),
+  build({ index: 'src/index.ts', node: 'src/node.ts', cli: 'src/cli/main.ts', ...worker }, 'dist/node'),
   build({ index: 'src/index.ts', ...worker }, 'dist/browser'),
   bundle,
 ];

@@ -126,8 +126,13 @@ function attachedStem(head: Head, stems: readonly Stem[], space: number): Stem |
 function strokeFromStem(stem: Stem, heads: Head[], symbols: PageSymbols, space: number): Stroke {
   const headTop = Math.min(...heads.map((h) => h.y));
   const headBottom = Math.max(...heads.map((h) => h.y));
-  // The stem goes the way it extends further beyond the heads.
-  const up = headTop - stem.y0 > stem.y1 - headBottom;
+  // The stem goes the way it extends further beyond the heads. Where it was seen only between them,
+  // its side tells: up-stems stand on the heads' right, down-stems on their left.
+  const above = headTop - stem.y0;
+  const below = stem.y1 - headBottom;
+  const left = Math.min(...heads.map((h) => h.x0));
+  const right = Math.max(...heads.map((h) => h.x1));
+  const up = Math.max(above, below) < space * 1.5 ? stem.x - left > right - stem.x : above > below;
   const tip = up ? stem.y0 : stem.y1;
   // Beams stack from the tip towards the heads; the nearest head bounds the stack.
   const nearestHead = up ? headTop : headBottom;
