@@ -1,0 +1,514 @@
+// ScoreSight drop-in demo: recognise sheet music in the browser with the local job engine.
+//
+// Everything a notation editor needs is here, in plain ES modules: create a job from files,
+// follow its progress, answer the details step, show the result beside the source page,
+// download it, and manage the jobs kept in this browser. The client is the same interface as
+// the hosted Music Recognition Service, so swapping in the hosted adapter changes one line.
+//
+// Test hooks (see demo/README.md): `?now=<ISO date>` starts the client's clock at that date,
+// and `window.scoresightDemo` exposes the client, its store and `sweepRetention()`.
+import {
+  createClient,
+  env,
+  followJob,
+  INSTRUMENTS,
+  openIndexedDbStore,
+  placedNotes,
+  soundingMidiNumber,
+} from './scoresight/scoresight.js';
+
+/** Measures read with less confidence than this are highlighted (the slider changes it). */
+let uncertainBelow = 0.7;
+
+const $ = (selector) => document.querySelector(selector);
+const params = new URLSearchParams(location.search);
+
+// ---------------------------------------------------------------------------
+// The client
+
+// The clock: the real one, or one that starts at `?now=` and runs on from there.
+const clockStart = params.has('now') ? Date.parse(params.get('now')) : NaN;
+if (params.has('now') && Number.isNaN(clockStart)) console.warn(`?now=${params.get('now')} is not a date; using the real clock`);
+let clockOffset = Number.isNaN(clockStart) ? 0 : clockStart - Date.now();
+const now = () => new Date(Date.now() + clockOffset);
+
+// The demo opens the IndexedDB store itself (createClient would open the same one by default) so that
+// it can read a finished job's score with its recognition evidence: `store.get('results', jobId)`
+// holds `{ score, pageCount }`, and every measure of `score.parts[p].measures` carries
+// `evidence: { page, box, confidence }`. The job interface itself stays exactly the service's.
+const store = await openIndexedDbStore();
+const client = createClient({ store, now });
+const capabilities = await client.getCapabilities();
+
+window.scoresightDemo = {
+  client,
+  store,
+  /** Sets the demo's clock (a date or ISO string); it runs on from there. */
+  setClock(date) {
+    clockOffset = new Date(date).getTime() - Date.now();
+  },
+  /** Erases jobs past their retention date now (on the demo's clock), and refreshes the list. */
+  async sweepRetention() {
+    const erased = await client.sweepRetention();
+    await refreshJobs();
+    return erased;
+  },
+};
+
+$('#environment').textContent =
+  `ScoreSight runs in this page: ${crossOriginIsolated ? `cross-origin isolated, ${env.threads} inference threads` : 'one inference thread (the page is not cross-origin isolated)'}` +
+  `; models from ${env.modelBase}; kept for ${capabilities.retentionDays} days` +
+  (clockOffset === 0 ? '' : `; clock set to ${now().toISOString()}`);
+
+// ---------------------------------------------------------------------------
+// New job: files, language, start
+
+let chosen = [];
+
+fillLanguages($('#language'), navigator.language);
+fillLanguages($('#details-language'), navigator.language);
+
+function fillLanguages(select, preferred) {
+  for (const { code, name } of capabilities.localesDetails) select.add(new Option(`${name} (${code})`, code));
+  const base = preferred.split('-')[0];
+  select.value = capabilities.locales.includes(preferred) ? preferred : capabilities.locales.includes(base) ? base : 'en';
+}
+
+function choose(files) {
+  chosen = [...chosen, ...files];
+  const list = $('#chosen-files');
+  list.replaceChildren(...chosen.map((file) => Object.assign(document.createElement('li'), { textContent: `${file.name} (${kib(file.size)})` })));
+  $('#start').disabled = chosen.length === 0;
+}
+
+$('#file-input').addEventListener('change', (event) => {
+  choose(event.target.files);
+  event.target.value = '';
+});
+const dropZone = $('#drop-zone');
+dropZone.addEventListener('dragover', (event) => {
+  event.preventDefault();
+  dropZone.classList.add('over');
+});
+dropZone.addEventListener('dragleave', () => dropZone.classList.remove('over'));
+dropZone.addEventListener('drop', (event) => {
+  event.preventDefault();
+  dropZone.classList.remove('over');
+  choose(event.dataTransfer.files);
+});
+$('#example').addEventListener('click', async (event) => {
+  event.preventDefault();
+  const response = await fetch(event.target.href);
+  choose([new File([await response.blob()], 'brahms-symphony3-clarinet.pdf', { type: 'application/pdf' })]);
+});
+
+$('#start').addEventListener('click', async () => {
+  const files = chosen;
+  chosen = [];
+  $('#chosen-files').replaceChildren();
+  $('#start').disabled = true;
+  showJobSection();
+  try {
+    const job = await client.createJob({
+      output: 'musicxml',
+      interactiveSteps: $('#review').checked ? ['details'] : [],
+      locales: [$('#language').value],
+      // Blobs (File objects) go in as they are; the hosted service would take Base64.
+      files: files.map((file) => ({ file, filename: file.name, ...(file.type ? { mimeType: file.type } : {}) })),
+      autoStart: true,
+    });
+    await refreshJobs();
+    openJob(job.id);
+  } catch (err) {
+    // A file refused before any job exists: unsupported, empty, too large.
+    showError(err.code ?? 'ERROR', err.message);
+  }
+});
+
+// ---------------------------------------------------------------------------
+// Following a job
+
+let following; // { jobId, controller }
+
+/** Shows a job and follows it until it settles; the job's id goes in the address, so a reload reopens it. */
+async function openJob(jobId) {
+  following?.controller.abort();
+  const controller = new AbortController();
+  following = { jobId, controller };
+  history.replaceState(null, '', `${location.search}#job=${jobId}`);
+  showJobSection(jobId);
+  const timing = { started: undefined, firstPage: undefined };
+  try {
+    let job;
+    for await (job of followJob(client, jobId, { signal: controller.signal })) {
+      showProgress(job);
+      measureFirstPage(job, timing);
+      void refreshJobs();
+    }
+    await showSettled(job);
+  } catch (err) {
+    if (err.code === 'ABORTED') return; // another job was opened
+    showError(err.code ?? 'ERROR', err.message);
+  }
+}
+
+function showJobSection(jobId) {
+  $('#job').hidden = false;
+  $('#job-id').textContent = jobId ?? '';
+  $('#status').textContent = jobId ? '' : 'reading files…';
+  for (const id of ['#error', '#details', '#result', '#timing']) $(id).hidden = true;
+  delete $('#result').dataset.ready;
+  $('#progress').value = 0;
+  $('#progress-text').textContent = '';
+  $('#progress-box').hidden = false;
+}
+
+function showProgress(job) {
+  $('#status').textContent = job.status;
+  $('#status').dataset.status = job.status;
+  if (job.progress) {
+    $('#progress').value = job.progress.percent;
+    $('#progress-text').textContent = job.progress.text;
+  }
+}
+
+/**
+ * The first page's recognition time: from the first snapshot on page 1 (worker started, models
+ * loading) to the first that has left it. Shown to the user and kept in `data-ms` for the tests.
+ */
+function measureFirstPage(job, timing) {
+  const page = job.progress?.current;
+  if (timing.started === undefined && page === 1 && job.progress.key !== 'OMR_QUEUED') timing.started = performance.now();
+  const leftPage1 = (page ?? 0) > 1 || job.progress?.key === 'OMR_ASSEMBLING' || job.progress?.key === 'OMR_CREATING_SCORE' || job.status !== 'processing';
+  if (timing.started !== undefined && timing.firstPage === undefined && leftPage1 && job.status !== 'error') {
+    timing.firstPage = performance.now() - timing.started;
+    $('#timing').hidden = false;
+    $('#timing').dataset.ms = String(Math.round(timing.firstPage));
+    $('#timing').textContent = `Page 1 recognised in ${(timing.firstPage / 1000).toFixed(1)} s (models loaded on first use).`;
+  }
+}
+
+async function showSettled(job) {
+  $('#progress-box').hidden = job.status !== 'processing';
+  if (job.status === 'awaitingInput' && job.pendingStep?.step === 'details') showDetails(job);
+  else if (job.status === 'done') await showResult(job);
+  else if (job.status === 'error') showError(job.errorCode, job.errorMessage);
+  else if (job.status === 'canceled') showError('CANCELED', 'The job was canceled.');
+}
+
+function showError(code, message) {
+  $('#job').hidden = false;
+  for (const id of ['#progress-box', '#details', '#result']) $(id).hidden = true;
+  $('#error').hidden = false;
+  $('#error').dataset.code = code;
+  $('#error-code').textContent = code;
+  $('#error-message').textContent = message;
+}
+
+// ---------------------------------------------------------------------------
+// The details step
+
+function showDetails(job) {
+  const { data } = job.pendingStep;
+  const form = $('#details');
+  form.hidden = false;
+  form.dataset.jobId = job.id;
+  $('#details-title').value = data.title;
+  const rows = data.instruments.map((instrument) => {
+    const row = document.createElement('tr');
+    const name = Object.assign(document.createElement('input'), { name: `part-name-${instrument.index}`, value: instrument.partName, size: 16 });
+    const select = instrumentSelect(`instrument-${instrument.index}`, instrument.instrumentId);
+    const detected = `${instrument.instrumentName} (${instrument.resolvedConfidence} confidence)`;
+    row.append(cell(String(instrument.index + 1)), cell(detected), cell(name), cell(select));
+    row.dataset.index = String(instrument.index);
+    row.dataset.detectedName = instrument.partName;
+    row.dataset.detectedInstrument = instrument.instrumentId;
+    return row;
+  });
+  $('#details-instruments').replaceChildren(...rows);
+}
+
+/** A picker over the library's instrument table, grouped as its ids are (`strings.violin`). */
+function instrumentSelect(name, selected) {
+  const select = Object.assign(document.createElement('select'), { name });
+  const groups = new Map();
+  for (const instrument of INSTRUMENTS) {
+    const group = instrument.id.split('.')[0];
+    if (!groups.has(group)) groups.set(group, Object.assign(document.createElement('optgroup'), { label: group }));
+    groups.get(group).append(new Option(instrument.name, instrument.id));
+  }
+  select.append(...groups.values());
+  select.value = selected;
+  return select;
+}
+
+$('#details').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const jobId = form.dataset.jobId;
+  // Only what the user changed is sent: the rest keeps what recognition found.
+  const instruments = [...$('#details-instruments').rows].flatMap((row) => {
+    const index = Number(row.dataset.index);
+    const partName = row.querySelector(`[name="part-name-${index}"]`).value;
+    const instrumentId = row.querySelector(`[name="instrument-${index}"]`).value;
+    const override = { index };
+    if (partName !== row.dataset.detectedName) override.partName = partName;
+    if (instrumentId !== row.dataset.detectedInstrument) override.instrumentId = instrumentId;
+    return Object.keys(override).length > 1 ? [override] : [];
+  });
+  try {
+    $('#details-submit').disabled = true;
+    await client.submitJobStep(jobId, 'details', {
+      step: 'details',
+      title: $('#details-title').value,
+      mainLanguage: $('#details-language').value,
+      ...(instruments.length ? { instruments } : {}),
+    });
+    form.hidden = true;
+    openJob(jobId);
+  } catch (err) {
+    showError(err.code ?? 'ERROR', err.message);
+  } finally {
+    $('#details-submit').disabled = false;
+  }
+});
+
+// ---------------------------------------------------------------------------
+// The result: source page, notation, downloads, playback
+
+let shown; // { job, score, pageCount, page }
+
+async function showResult(job) {
+  const stored = await store.get('results', job.id);
+  shown = { job, score: stored?.score, pageCount: stored?.pageCount ?? job.estimatedCredits ?? 1, page: 0 };
+  $('#result').hidden = false;
+  const buttons = job.result.exports.map((format) => {
+    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: format });
+    button.dataset.format = format;
+    button.addEventListener('click', () => download(job.id, format));
+    return button;
+  });
+  $('#downloads').replaceChildren(Object.assign(document.createElement('span'), { textContent: 'Download:' }), ...buttons, $('#play'));
+  $('#page-count').textContent = String(shown.pageCount);
+  await Promise.all([showPage(0), showNotation(job.id)]);
+  $('#result').dataset.ready = 'true';
+}
+
+$('#threshold').addEventListener('input', () => {
+  uncertainBelow = Number($('#threshold').value) / 100;
+  $('#threshold-value').textContent = `${$('#threshold').value} %`;
+  if (!shown) return;
+  markUncertainOnPage($('#source-image'), shown.page, shown.score);
+  markUncertainMeasures($('#notation'), shown.score);
+});
+
+async function download(jobId, format) {
+  try {
+    const file = await client.exportJob(jobId, format);
+    const url = URL.createObjectURL(new Blob([file.data], { type: file.contentType }));
+    const link = Object.assign(document.createElement('a'), { href: url, download: file.filename });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (err) {
+    showError(err.code ?? 'ERROR', err.message);
+  }
+}
+
+/** One input page (`getJobFile`), with the uncertain measures read on it marked. */
+async function showPage(index) {
+  const { job } = shown;
+  shown.page = index;
+  $('#page-number').textContent = String(index + 1);
+  $('#page-prev').disabled = index === 0;
+  $('#page-next').disabled = index >= shown.pageCount - 1;
+  const file = await client.getJobFile(job.id, index);
+  const image = $('#source-image');
+  const previous = image.src;
+  image.src = URL.createObjectURL(new Blob([file.data], { type: file.contentType }));
+  if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+  await image.decode();
+  markUncertainOnPage(image, index, shown.score);
+}
+
+function markUncertainOnPage(image, index, score) {
+  const marks = [];
+  for (const [p, part] of (score?.parts ?? []).entries()) {
+    for (const [m, measure] of part.measures.entries()) {
+      const evidence = measure.evidence;
+      if (!evidence || evidence.page !== index || evidence.confidence >= uncertainBelow) continue;
+      const { x, y, width, height } = evidence.box;
+      const mark = document.createElement('div');
+      mark.className = 'uncertain-mark';
+      mark.title = `${part.name || `Part ${p + 1}`}, measure ${m + 1}: confidence ${Math.round(evidence.confidence * 100)} %`;
+      // Boxes are in the pixels of the decoded page, which is what getJobFile returns.
+      Object.assign(mark.style, {
+        left: `${(100 * x) / image.naturalWidth}%`,
+        top: `${(100 * y) / image.naturalHeight}%`,
+        width: `${(100 * width) / image.naturalWidth}%`,
+        height: `${(100 * height) / image.naturalHeight}%`,
+      });
+      marks.push(mark);
+    }
+  }
+  $('#source-marks').replaceChildren(...marks);
+}
+$('#page-prev').addEventListener('click', () => showPage(shown.page - 1));
+$('#page-next').addEventListener('click', () => showPage(shown.page + 1));
+
+let verovio;
+/** Verovio's toolkit, loaded on first use (7 MB: its WebAssembly is inside the module). */
+function toolkit() {
+  verovio ??= (async () => {
+    const [{ default: createVerovioModule }, { VerovioToolkit }] = await Promise.all([
+      import('./vendor/verovio/verovio-module.mjs'),
+      import('./vendor/verovio/verovio.mjs'),
+    ]);
+    return new VerovioToolkit(await createVerovioModule());
+  })();
+  return verovio;
+}
+
+/** The MusicXML export engraved by Verovio, uncertain measures highlighted per part. */
+async function showNotation(jobId) {
+  const container = $('#notation');
+  try {
+    const [tk, file] = await Promise.all([toolkit(), client.exportJob(jobId, 'musicxml')]);
+    const scale = 35;
+    tk.setOptions({ scale, pageWidth: Math.max(1000, Math.floor((container.clientWidth * 100) / scale)), adjustPageHeight: true, breaks: 'auto', footer: 'none' });
+    if (!tk.loadData(new TextDecoder().decode(file.data))) throw new Error('Verovio could not read the MusicXML');
+    const pages = Array.from({ length: tk.getPageCount() }, (_, i) => tk.renderToSVG(i + 1));
+    container.innerHTML = pages.join('');
+    markUncertainMeasures(container, shown.score);
+    container.dataset.rendered = 'true';
+  } catch (err) {
+    container.textContent = `The notation could not be shown: ${err.message}`;
+  }
+}
+
+/**
+ * Verovio draws the measures in score order, each with one `g.staff` per staff, parts top to
+ * bottom: the score model's measure m of part p is measure m's staves of that part.
+ */
+function markUncertainMeasures(container, score) {
+  for (const old of container.querySelectorAll('rect.uncertain-mark')) old.remove();
+  for (const old of container.querySelectorAll('.uncertain')) old.classList.remove('uncertain');
+  if (!score) return;
+  const firstStaff = [];
+  score.parts.reduce((n, part) => (firstStaff.push(n), n + part.staves), 0);
+  for (const [m, measure] of [...container.querySelectorAll('g.measure')].entries()) {
+    const staves = [...measure.children].filter((g) => g.classList.contains('staff'));
+    for (const [p, part] of score.parts.entries()) {
+      const confidence = part.measures[m]?.evidence?.confidence;
+      if (confidence === undefined || confidence >= uncertainBelow) continue;
+      for (const staff of staves.slice(firstStaff[p], firstStaff[p] + part.staves)) {
+        staff.classList.add('uncertain');
+        const box = staff.getBBox();
+        const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+        for (const [k, v] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height, class: 'uncertain-mark' })) rect.setAttribute(k, String(v));
+        const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+        title.textContent = `measure ${m + 1}: confidence ${Math.round(confidence * 100)} %`;
+        rect.append(title);
+        staff.prepend(rect);
+      }
+    }
+  }
+}
+
+// Playback: the score's notes on a simple Web Audio synthesiser, at ♩ = 100 (cheap, no sound font).
+let playing;
+$('#play').addEventListener('click', () => {
+  if (playing) return stopPlaying();
+  if (!shown?.score) return;
+  const audio = new AudioContext();
+  const start = audio.currentTime + 0.1;
+  const secondsPerQuarter = 60 / 100;
+  let end = start;
+  for (const note of placedNotes(shown.score)) {
+    if (note.note.grace) continue;
+    const part = shown.score.parts[note.part];
+    const midi = soundingMidiNumber(note.pitch, part.transposition);
+    const t0 = start + (note.onset.n / note.onset.d) * secondsPerQuarter;
+    const t1 = t0 + Math.max(0.05, (note.duration.n / note.duration.d) * secondsPerQuarter * 0.95);
+    const oscillator = new OscillatorNode(audio, { type: 'triangle', frequency: 440 * 2 ** ((midi - 69) / 12) });
+    const gain = new GainNode(audio, { gain: 0 });
+    gain.gain.setTargetAtTime(0.15, t0, 0.01);
+    gain.gain.setTargetAtTime(0, t1 - 0.03, 0.02);
+    oscillator.connect(gain).connect(audio.destination);
+    oscillator.start(t0);
+    oscillator.stop(t1 + 0.1);
+    end = Math.max(end, t1 + 0.1);
+  }
+  playing = { audio, timer: setTimeout(stopPlaying, (end - audio.currentTime) * 1000) };
+  $('#play').textContent = '■ Stop';
+});
+
+function stopPlaying() {
+  clearTimeout(playing?.timer);
+  void playing?.audio.close();
+  playing = undefined;
+  $('#play').textContent = '▶ Play';
+}
+
+// ---------------------------------------------------------------------------
+// Jobs kept in this browser
+
+async function refreshJobs() {
+  const jobs = [];
+  let cursor;
+  do {
+    const page = await client.listJobs({ limit: 100, ...(cursor ? { cursor } : {}) });
+    jobs.push(...page.jobs);
+    cursor = page.nextCursor;
+  } while (cursor);
+  $('#no-jobs').hidden = jobs.length > 0;
+  $('#jobs tbody').replaceChildren(...jobs.map(jobRow));
+}
+
+function jobRow(job) {
+  const row = document.createElement('tr');
+  row.dataset.jobId = job.id;
+  row.dataset.status = job.status;
+  const expired = job.retention?.expiredDate;
+  const retention = expired ? `erased ${date(expired)}` : job.retention ? date(job.retention.expiryDate) : '—';
+  const open = Object.assign(document.createElement('button'), { type: 'button', className: 'open', textContent: 'Open' });
+  open.addEventListener('click', () => openJob(job.id));
+  const remove = Object.assign(document.createElement('button'), { type: 'button', className: 'delete', textContent: 'Delete' });
+  remove.disabled = !!expired || job.status === 'processing';
+  remove.addEventListener('click', async () => {
+    try {
+      await client.deleteJob(job.id);
+    } catch (err) {
+      showError(err.code ?? 'ERROR', err.message);
+    }
+    await refreshJobs();
+  });
+  const status = job.status === 'error' ? `error ${job.errorCode}` : job.status;
+  const retentionCell = cell(retention);
+  retentionCell.className = 'retention';
+  row.append(cell(date(job.creationDate)), cell(status), cell(String(job.estimatedCredits ?? '—')), retentionCell, cell(open, remove));
+  return row;
+}
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+function cell(...content) {
+  const td = document.createElement('td');
+  td.append(...content);
+  return td;
+}
+
+function date(iso) {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function kib(bytes) {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+await refreshJobs();
+const reopen = /^#job=([\w-]+)$/.exec(location.hash);
+if (reopen) openJob(reopen[1]).catch(() => {});
+document.body.dataset.ready = 'true';
