@@ -1,0 +1,318 @@
+/**
+ * The drop-in demo in real Chromium (Debian's, driven by playwright-core):
+ * the self-contained bundle recognises the fixture PDF with the ONNX models
+ * in a Web Worker, the details step round trip, downloads, jobs kept in
+ * IndexedDB across reloads, retention on a controlled clock, a corrupt file,
+ * and threads in a cross-origin isolated page.
+ *
+ * Screenshots of every stage go to test-results/browser/.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoServer, ensureBuilt, type DemoServer } from '../../scripts/serve-demo.mjs';
+import { extractMxlScore } from '../../src/import/mxl-container.js';
+import { readMusicXml } from '../../src/import/musicxml/read-score.js';
+import { recognizeScore } from '../../src/recognize/recognize-score.js';
+import type { Score } from '../../src/score/model.js';
+import { noteContent } from '../support/note-content.js';
+
+const CHROMIUM = process.env.SCORESIGHT_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = 'test-results/browser';
+const PDF_PATH = 'test/fixtures/recognition/melody.pdf';
+const pdf = readFileSync(PDF_PATH);
+const DAY = 86_400_000;
+
+let server: DemoServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: run \`bash scripts/install-system-deps.sh\` (npm test does), or set SCORESIGHT_CHROMIUM.`);
+  }
+  ensureBuilt();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await startDemoServer({ port: 0 });
+  browser = await chromium.launch({ executablePath: CHROMIUM });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * A fresh browser profile (its own IndexedDB) on the demo, recording every request (workers' too)
+ * and every problem: page errors, failed requests, and any request to another origin (no CDN).
+ */
+async function openDemo(base: string) {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  context.on('request', (request) => {
+    const url = request.url();
+    requests.push(url);
+    if (!url.startsWith(base) && !url.startsWith('blob:') && !url.startsWith('data:')) problems.push(`request off the page's origin: ${url}`);
+  });
+  context.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+  await load(page, base);
+  return { context, page, problems, requests };
+}
+
+/** onnxruntime's loader is imported once per recognition worker, and once more by each extra inference thread. */
+const ortLoads = (requests: readonly string[]) => requests.filter((url) => url.endsWith('/scoresight/wasm/ort-wasm-simd-threaded.mjs')).length;
+
+async function load(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+
+async function download(page: Page, format: string): Promise<{ download: Download; data: Buffer }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(`#downloads button[data-format="${format}"]`)]);
+  const path = await file.path();
+  return { download: file, data: readFileSync(path) };
+}
+
+/** Chooses files, starts the job and waits for it to settle: the details form, the result, or an error. */
+async function recognise(page: Page, files: Parameters<Page['setInputFiles']>[1], options: { review?: boolean; name?: string } = {}) {
+  await page.setInputFiles('#file-input', files);
+  await page.setChecked('#review', options.review ?? true);
+  if (options.name) await shot(page, `${options.name}-chosen`);
+  const started = Date.now();
+  await page.click('#start');
+  await page.waitForSelector('#details:not([hidden]), #result[data-ready="true"], #error:not([hidden])', { timeout: 180_000 });
+  return { wallMs: Date.now() - started, jobId: (await page.textContent('#job-id'))!.trim() };
+}
+
+/** Moves the highlight slider, as a user dragging it would. */
+async function setThreshold(page: Page, percent: number): Promise<void> {
+  await page.$eval(
+    '#threshold',
+    (input, value) => {
+      (input as HTMLInputElement).value = String(value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    percent,
+  );
+}
+
+/** The measure confidences of a job's stored score, as the page reads them. */
+function confidences(page: Page, jobId: string): Promise<number[]> {
+  return page.evaluate(async (id) => {
+    const demo = (window as unknown as { scoresightDemo: { store: { get(c: string, k: string): Promise<{ score: Score } | undefined> } } }).scoresightDemo;
+    const result = await demo.store.get('results', id);
+    return (result?.score.parts ?? []).flatMap((part) => part.measures.map((m) => m.evidence?.confidence ?? 1));
+  }, jobId);
+}
+
+describe('the demo page in Chromium', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let requests: string[];
+  let jobId: string;
+  let nodeScore: Score;
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('recognises the fixture PDF in the browser, with the details step, into the same notes as Node', { timeout: 300_000 }, async () => {
+    ({ context, page, problems, requests } = await openDemo(server.url));
+    expect(await page.textContent('#environment')).toContain('one inference thread');
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+    await shot(page, '01-empty');
+
+    const { wallMs, jobId: id } = await recognise(page, PDF_PATH, { name: '02' });
+    jobId = id;
+    expect(jobId).toMatch(/^job_[0-9a-f]+$/);
+    // One page: the job pauses for review, as in Node (no instrument name was printed).
+    expect(await page.isVisible('#details')).toBe(true);
+    expect(await page.getAttribute('#status', 'data-status')).toBe('awaitingInput');
+    const firstPageMs = Number(await page.getAttribute('#timing', 'data-ms'));
+    expect(firstPageMs).toBeGreaterThan(0);
+    console.log(`Chromium: first page recognised in ${(firstPageMs / 1000).toFixed(2)} s (worker start and model loading included); job start to details step ${(wallMs / 1000).toFixed(2)} s`);
+    await shot(page, '03-details');
+
+    // The details step: one part, detected with low confidence; the user names the score and picks the flute.
+    const rows = page.locator('#details-instruments tr');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('low confidence');
+    expect(await page.locator('select[name="instrument-0"] option').count()).toBeGreaterThan(100);
+    expect(await page.locator('#details-language option').count()).toBe(65);
+    await page.fill('#details-title', 'Melody');
+    await page.selectOption('select[name="instrument-0"]', 'wind.flute');
+    await page.selectOption('#details-language', 'de');
+    await page.click('#details-submit');
+    await page.waitForSelector('#result[data-ready="true"]', { timeout: 120_000 });
+    expect(await page.getAttribute('#status', 'data-status')).toBe('done');
+    expect(await page.locator('#notation svg').count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (document.querySelector('#source-image') as HTMLImageElement).naturalWidth)).toBeGreaterThan(1000);
+    await shot(page, '04-result');
+
+    // Every format downloads; the MusicXML carries the review's answers and the notes Node reads.
+    const xml = await download(page, 'musicxml');
+    expect(xml.download.suggestedFilename()).toBe('Melody.musicxml');
+    const browserScore = readMusicXml(xml.data);
+    expect(browserScore.credits.title).toBe('Melody');
+    expect(browserScore.parts[0]!.instrumentId).toBe('wind.flute');
+    nodeScore = await recognizeScore([{ filename: 'melody.pdf', data: new Uint8Array(pdf) }]);
+    expect(noteContent(browserScore).length).toBeGreaterThan(20);
+    expect(noteContent(browserScore)).toEqual(noteContent(nodeScore));
+    const mxl = await download(page, 'mxl');
+    expect(mxl.download.suggestedFilename()).toBe('Melody.mxl');
+    expect(noteContent(readMusicXml(extractMxlScore(new Uint8Array(mxl.data))))).toEqual(noteContent(nodeScore));
+    const midi = await download(page, 'midi');
+    expect(midi.download.suggestedFilename()).toBe('Melody.mid');
+    expect(midi.data.subarray(0, 4).toString('latin1')).toBe('MThd');
+    const thumbnail = await download(page, 'thumbnail.png');
+    expect(thumbnail.data.subarray(1, 4).toString('latin1')).toBe('PNG');
+
+    // The assets came from the bundle's own folders, onnxruntime's WebAssembly on one thread.
+    for (const asset of ['models/symbols.onnx', 'models/digits.onnx', 'wasm/ort-wasm-simd-threaded.wasm', 'recognition-worker.js']) {
+      expect(requests).toContain(`${server.url}scoresight/${asset}`);
+    }
+    expect(ortLoads(requests)).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('highlights the measures read with less confidence than the threshold, on the page and in the notation', { timeout: 60_000 }, async () => {
+    const measures = await confidences(page, jobId);
+    expect(measures.length).toBeGreaterThan(4);
+    // A threshold between the least and the most sure measure marks some and not others.
+    const sorted = [...measures].sort((a, b) => a - b);
+    const threshold = Math.ceil(sorted[Math.floor(sorted.length / 2)]! * 100 + 0.001);
+    const expected = measures.filter((c) => c * 100 < threshold).length;
+    expect(expected).toBeGreaterThan(0);
+    expect(expected).toBeLessThan(measures.length);
+    await setThreshold(page, threshold);
+    expect(await page.locator('#source-marks .uncertain-mark').count()).toBe(expected);
+    expect(await page.locator('#notation rect.uncertain-mark').count()).toBe(expected);
+    await shot(page, '05-uncertain-measures');
+    await setThreshold(page, 0);
+    expect(await page.locator('#source-marks .uncertain-mark').count()).toBe(0);
+    expect(await page.locator('#notation rect.uncertain-mark').count()).toBe(0);
+  });
+
+  it('keeps the job across a reload (IndexedDB): listed, reopened and downloadable', { timeout: 120_000 }, async () => {
+    await load(page, `${server.url}#job=${jobId}`);
+    await page.waitForSelector('#result[data-ready="true"]', { timeout: 60_000 });
+    const row = page.locator(`#jobs tr[data-job-id="${jobId}"]`);
+    expect(await row.getAttribute('data-status')).toBe('done');
+    const xml = await download(page, 'musicxml');
+    expect(noteContent(readMusicXml(xml.data))).toEqual(noteContent(nodeScore));
+    await shot(page, '06-after-reload');
+
+    // A second tab of the same browser profile sees it too.
+    const other = await context.newPage();
+    await load(other, server.url);
+    expect(await other.locator(`#jobs tr[data-job-id="${jobId}"]`).count()).toBe(1);
+    await other.close();
+  });
+
+  it('erases the job once its retention date has passed, on a controlled clock', { timeout: 120_000 }, async () => {
+    const job = await page.evaluate((id) => (window as unknown as { scoresightDemo: { client: { getJob(id: string): Promise<{ creationDate: string; retention: { expiryDate: string } }> } } }).scoresightDemo.client.getJob(id), jobId);
+    const created = Date.parse(job.creationDate);
+    expect(Date.parse(job.retention.expiryDate) - created).toBe(30 * DAY);
+
+    // Day 29 (?now= sets the clock as the page opens, and the client sweeps on opening): still kept.
+    await load(page, `${server.url}?now=${new Date(created + 29 * DAY).toISOString()}`);
+    const row = page.locator(`#jobs tr[data-job-id="${jobId}"]`);
+    expect(await row.locator('.retention').textContent()).not.toContain('erased');
+    expect(await page.textContent('#environment')).toContain('clock set to');
+
+    // Day 31, through the page-level hook: the sweep erases it.
+    const erased = await page.evaluate(async (at) => {
+      const demo = (window as unknown as { scoresightDemo: { setClock(d: string): void; sweepRetention(): Promise<number> } }).scoresightDemo;
+      demo.setClock(at);
+      return demo.sweepRetention();
+    }, new Date(created + 31 * DAY).toISOString());
+    expect(erased).toBe(1);
+    expect(await row.locator('.retention').textContent()).toContain('erased');
+    expect(await row.locator('button.delete').isDisabled()).toBe(true);
+    await shot(page, '07-retention-erased');
+
+    // Erased for good: after a reload, opening it says so.
+    await load(page, `${server.url}?now=${new Date(created + 31 * DAY).toISOString()}`);
+    await page.locator(`#jobs tr[data-job-id="${jobId}"] button.open`).click();
+    await page.waitForSelector('#error:not([hidden])', { timeout: 30_000 });
+    expect(await page.getAttribute('#error', 'data-code')).toBe('OMR_JOB_EXPIRED');
+    await shot(page, '08-expired-job-opened');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('other inputs', () => {
+  it('a phone photo (HEIC) is decoded and recognised in the browser', { timeout: 180_000 }, async () => {
+    const { context, page, problems } = await openDemo(server.url);
+    try {
+      await recognise(page, 'test/fixtures/input/photo.heic', { review: false });
+      await page.waitForSelector('#result[data-ready="true"]', { timeout: 60_000 });
+      expect(await page.getAttribute('#status', 'data-status')).toBe('done');
+      // The source page is the HEIC decoded in the worker (getJobFile renders it as PNG).
+      expect(await page.evaluate(() => (document.querySelector('#source-image') as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
+      await shot(page, '09-heic-photo');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a corrupt PDF: the job ends in error and the user sees CORRUPTED_FILE; Delete erases it', { timeout: 180_000 }, async () => {
+    const { context, page, problems } = await openDemo(server.url);
+    try {
+      await recognise(page, { name: 'broken.pdf', mimeType: 'application/pdf', buffer: pdf.subarray(0, 600) });
+      await page.waitForSelector('#error:not([hidden])', { timeout: 60_000 });
+      expect(await page.getAttribute('#error', 'data-code')).toBe('CORRUPTED_FILE');
+      expect(await page.textContent('#error')).toContain('CORRUPTED_FILE');
+      expect(await page.getAttribute('#status', 'data-status')).toBe('error');
+      const jobId = (await page.textContent('#job-id'))!.trim();
+      const row = page.locator(`#jobs tr[data-job-id="${jobId}"]`);
+      expect(await row.textContent()).toContain('CORRUPTED_FILE');
+      await shot(page, '10-corrupt-file');
+
+      await row.locator('button.delete').click();
+      await page.waitForFunction((id) => document.querySelector(`#jobs tr[data-job-id="${id}"] .retention`)?.textContent?.includes('erased'), jobId);
+      await shot(page, '11-deleted');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a cross-origin isolated page', () => {
+  let isolated: DemoServer;
+
+  beforeAll(async () => {
+    isolated = await startDemoServer({ port: 0, isolated: true });
+  });
+
+  afterAll(async () => {
+    await isolated?.close();
+  });
+
+  it('runs inference on several WebAssembly threads, with the same notes', { timeout: 300_000 }, async () => {
+    const { context, page, problems, requests } = await openDemo(isolated.url);
+    try {
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      expect(await page.textContent('#environment')).toMatch(/cross-origin isolated, [2-4] inference threads/);
+      await recognise(page, PDF_PATH, { review: false });
+      await page.waitForSelector('#result[data-ready="true"]', { timeout: 120_000 });
+      const firstPageMs = Number(await page.getAttribute('#timing', 'data-ms'));
+      console.log(`Chromium, cross-origin isolated: first page recognised in ${(firstPageMs / 1000).toFixed(2)} s`);
+      // The recognition worker imported onnxruntime's loader, and each further inference thread did too.
+      expect(ortLoads(requests)).toBeGreaterThan(1);
+      const xml = await download(page, 'musicxml');
+      expect(noteContent(readMusicXml(xml.data))).toEqual(noteContent(await recognizeScore([{ filename: 'melody.pdf', data: new Uint8Array(pdf) }])));
+      await shot(page, '12-isolated-result');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
