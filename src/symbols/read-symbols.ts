@@ -172,6 +172,9 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const dots = placed(['augmentationDot'], (c, p) => {
     const w = c.x1 - c.x0;
     if (w > space * 2.4 || c.y1 - c.y0 > space * 0.9) return undefined;
+    // Augmentation dots sit in spaces; a speck on a line is a cut end of a ledger line or a staff line.
+    const position = staffPosition(staves[p.staff]!, (c.x0 + c.x1) / 2, (c.y0 + c.y1) / 2);
+    if (c.y1 - c.y0 < space * 0.4 && Math.abs(position / 2 - Math.round(position / 2)) < 0.2) return undefined;
     const n = Math.max(1, Math.round(w / (space * 0.8)));
     return Array.from({ length: n }, (_, k) => ({ ...p, x: c.x0 + ((k + 0.5) * w) / n, y: (c.y0 + c.y1) / 2 }));
   }, 1).flat();

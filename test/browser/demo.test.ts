@@ -146,6 +146,7 @@ describe('the demo page in Chromium', () => {
     expect(await page.locator('#details-language option').count()).toBe(65);
     await page.fill('#details-title', 'Melody');
     await page.selectOption('select[name="instrument-0"]', 'wind.flute');
+    await page.fill('input[name="part-name-0"]', 'Flauto');
     await page.selectOption('#details-language', 'de');
     await page.click('#details-submit');
     await page.waitForSelector('#result[data-ready="true"]', { timeout: 120_000 });
@@ -160,6 +161,7 @@ describe('the demo page in Chromium', () => {
     const browserScore = readMusicXml(xml.data);
     expect(browserScore.credits.title).toBe('Melody');
     expect(browserScore.parts[0]!.instrumentId).toBe('wind.flute');
+    expect(browserScore.parts[0]!.name).toBe('Flauto');
     nodeScore = await recognizeScore([{ filename: 'melody.pdf', data: new Uint8Array(pdf) }]);
     expect(noteContent(browserScore).length).toBeGreaterThan(20);
     expect(noteContent(browserScore)).toEqual(noteContent(nodeScore));
@@ -196,6 +198,15 @@ describe('the demo page in Chromium', () => {
     await setThreshold(page, 0);
     expect(await page.locator('#source-marks .uncertain-mark').count()).toBe(0);
     expect(await page.locator('#notation rect.uncertain-mark').count()).toBe(0);
+  });
+
+  it('plays the result and stops', { timeout: 30_000 }, async () => {
+    await page.click('#play');
+    expect(await page.textContent('#play')).toContain('Stop');
+    await page.waitForTimeout(300);
+    await page.click('#play');
+    expect(await page.textContent('#play')).toContain('Play');
+    expect(problems).toEqual([]);
   });
 
   it('keeps the job across a reload (IndexedDB): listed, reopened and downloadable', { timeout: 120_000 }, async () => {
