@@ -46,7 +46,10 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageS
     // The opening key is what follows the first clef; elsewhere a run must look like a key signature
     // (a chord's accidentals after a barline also stand in a row).
     const candidate = keyRun(accidentals, heads, from, times, space);
-    let run = from === opening ? candidate : inKeyOrder(candidate, clefAt(from));
+    // The opening key is trusted as read, except for one trailing accidental out of order: a cautionary
+    // accidental before the first note, standing where the next sharp or flat of the key would.
+    const ordered = inKeyOrder(candidate, clefAt(from));
+    let run = from !== opening ? ordered : ordered.length === candidate.length - 1 && ordered.length >= 2 ? ordered : candidate;
     // One accidental after a barline is far likelier a note's than a change to a one-sharp key.
     if (!run.length || (from !== opening && run.length < 2 && run[0]!.kind !== 'natural')) continue;
     run.forEach((a) => keyAccidentals.add(a));
@@ -166,6 +169,11 @@ function groupTime(glyphs: readonly TimeGlyph[], space: number): Placed<TimeGlyp
  * anything else. An accidental right before a head at its pitch is that
  * note's, not the key's.
  */
+/** Distances from each accidental of a run to the next. */
+function strides(run: readonly AccidentalSymbol[]): number[] {
+  return run.slice(1).map((a, i) => a.x0 - run[i]!.x0);
+}
+
 function keyRun(accidentals: readonly AccidentalSymbol[], heads: readonly Head[], from: number, times: readonly Placed<TimeGlyph[]>[], space: number): AccidentalSymbol[] {
   const stopAt = Math.min(
     ...heads.filter((h) => h.x0 > from).map((h) => h.x0),
@@ -180,6 +188,10 @@ function keyRun(accidentals: readonly AccidentalSymbol[], heads: readonly Head[]
     if (a.kind !== kind || a.kind === 'double-sharp' || a.kind === 'flat-flat') break;
     const ownsHead = heads.some((h) => h.x0 > a.x1 - space * 0.2 && h.x0 - a.x1 < space * 0.8 && Math.abs(h.position - a.position) <= 1);
     if (ownsHead) break;
+    // A key signature's accidentals stand evenly spaced; one further off (a cautionary accidental in
+    // parentheses before the first note) is not part of it.
+    const previous = run[run.length - 1];
+    if (previous && run.length >= 2 && a.x0 - previous.x0 > Math.max(...strides(run)) * 1.6 + space * 0.2) break;
     run.push(a);
     reach = a.x1 + space * 1.4;
     if (run.length === 7) break;

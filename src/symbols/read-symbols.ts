@@ -8,7 +8,7 @@
  * stem (assembly/chords.ts), which is where it is unambiguous.
  */
 import type { Staff } from '../staves/detect-staves.js';
-import { nearestStaff, staffPosition } from '../staves/staff-geometry.js';
+import { nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
 import { centre, classComponents, MAP_SCALE, type Component } from './components.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX, SYMBOL_CLASSES, type SymbolClass } from './symbol-classes.js';
@@ -189,13 +189,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
       return { ...p, ...box, kind, position: Math.round(staffPosition(staves[p.staff]!, (box.x0 + box.x1) / 2, y)) };
     });
   }, 6).flat();
-  const clefs = placed(['clefG', 'clefF', 'clefC', 'clefOther'], (c, p) => {
-    if (c.y1 - c.y0 < space * 1.5) return undefined;
-    let weight = 0;
-    for (const i of c.pixels) weight += (Math.floor(i / map.width) + 0.5) * MAP_SCALE;
-    const balance = (weight / c.pixels.length - c.y0) / (c.y1 - c.y0);
-    return { ...p, kind: CLEF_KIND[nameOf(c.cls)]!, balance };
-  }, 10);
+  const clefs = classComponents(map, idx(['clefG', 'clefF', 'clefC', 'clefOther']), 10).flatMap((c) => clefPieces(c, staves, map, space));
   const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
   const repeatDots = placed(['repeatDot'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 1);
@@ -380,4 +374,49 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
     }
   }
   return heads;
+}
+
+/**
+ * Clefs of the staves of one part or section. On tightly spaced staves
+ * (orchestral scores) each G clef reaches into its neighbour's, and the class
+ * map joins a column of them into one tall shape: each staff gets the part
+ * that lies in its own band, halfway to the staves above and below.
+ */
+function clefPieces(c: Component, staves: readonly Staff[], map: ClassMap, space: number): ClefSymbol[] {
+  const kind = CLEF_KIND[nameOf(c.cls)]!;
+  const x = (c.x0 + c.x1) / 2;
+  const piece = (staff: number, y0: number, y1: number): ClefSymbol | undefined => {
+    let weight = 0;
+    let count = 0;
+    let top = Infinity;
+    let bottom = -Infinity;
+    for (const i of c.pixels) {
+      const y = (Math.floor(i / map.width) + 0.5) * MAP_SCALE;
+      if (y < y0 || y >= y1) continue;
+      weight += y;
+      count++;
+      top = Math.min(top, y - MAP_SCALE / 2);
+      bottom = Math.max(bottom, y + MAP_SCALE / 2);
+    }
+    if (!count || bottom - top < space * 1.5) return undefined;
+    return { x0: c.x0, x1: c.x1, y0: top, y1: bottom, staff, confidence: c.confidence, kind, balance: (weight / count - top) / (bottom - top) };
+  };
+  if (c.y1 - c.y0 <= space * 9) {
+    const staff = nearestStaff(staves, x, (c.y0 + c.y1) / 2);
+    const one = staff < 0 ? undefined : piece(staff, c.y0, c.y1);
+    return one ? [one] : [];
+  }
+  const column = staves
+    .map((staff, i) => ({ i, top: positionY(staff, x, 0), bottom: positionY(staff, x, 8), staff }))
+    .filter((s) => s.staff.x0 - space * 4 <= x && x <= s.staff.x1)
+    .sort((a, b) => a.top - b.top);
+  return column.flatMap((s, k) => {
+    const above = column[k - 1];
+    const below = column[k + 1];
+    const y0 = above ? (above.bottom + s.top) / 2 : -Infinity;
+    const y1 = below ? (s.bottom + below.top) / 2 : Infinity;
+    if (y1 <= c.y0 || y0 >= c.y1 || s.bottom < c.y0 || s.top > c.y1) return [];
+    const one = piece(s.i, y0, y1);
+    return one ? [one] : [];
+  });
 }
