@@ -72,6 +72,11 @@ function run(cmd: string, args: string[], cwd: string): void {
 function engrave(doc: DevDocument, musicxml: string, work: string): Buffer {
   writeFileSync(join(work, 'truth.musicxml'), musicxml);
   if (doc.engraver === 'musescore') {
+    // MuseScore keeps the file's staff size and does not shrink a system to fit the page: a system
+    // of 20 or more staves runs off the bottom, and the truth would hold staves no page shows.
+    // Such scores are engraved at about 1 mm per staff space, as printed study scores are.
+    const parts = (musicxml.match(/<score-part\b/g) ?? []).length;
+    if (parts >= 20) writeFileSync(join(work, 'truth.musicxml'), musicxml.replace(/<millimeters>[^<]*<\/millimeters>/, '<millimeters>3.9</millimeters>'));
     run('mscore3', ['-o', 'score.pdf', 'truth.musicxml'], work);
   } else {
     run('musicxml2ly', ['--no-beaming', '-o', 'score.ly', 'truth.musicxml'], work);
