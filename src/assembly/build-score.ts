@@ -236,12 +236,20 @@ function voiceId(slot: Slot, voice: number): string {
 // ---------------------------------------------------------------------------
 // Time.
 
+/** The time signature printed in a measure: every staff shows it, so the staves vote (a digit misread on one loses). */
 function timeAt(system: SystemReading, left: number, right: number): TimeSignature | undefined {
+  const votes = new Map<string, { value: TimeSignature; count: number }>();
   for (const reading of system.staves) {
-    const t = reading.times.find((tt) => tt.x >= left - system.space && tt.x < right && tt.value);
-    if (t?.value) return t.value;
+    const value = reading.times.find((tt) => tt.x >= left - system.space && tt.x < right && tt.value)?.value;
+    if (!value) continue;
+    const key = `${value.beats}/${value.beatType}/${value.symbol ?? ''}`;
+    const vote = votes.get(key) ?? { value, count: 0 };
+    vote.count++;
+    votes.set(key, vote);
   }
-  return undefined;
+  let best: { value: TimeSignature; count: number } | undefined;
+  for (const vote of votes.values()) if (!best || vote.count > best.count) best = vote;
+  return best?.value;
 }
 
 function timedItem(item: StaffItem): PlacedItem {
