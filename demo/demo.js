@@ -6,13 +6,12 @@
 // the hosted Music Recognition Service, so swapping in the hosted adapter changes one line.
 //
 // Test hooks (see demo/README.md): `?now=<ISO date>` starts the client's clock at that date,
-// and `window.scoresightDemo` exposes the client, its store and `sweepRetention()`.
+// and `window.scoresightDemo` exposes the client and `sweepRetention()`.
 import {
   createClient,
   env,
   followJob,
   INSTRUMENTS,
-  openIndexedDbStore,
   placedNotes,
   soundingMidiNumber,
 } from './scoresight/scoresight.js';
@@ -32,17 +31,14 @@ if (params.has('now') && Number.isNaN(clockStart)) console.warn(`?now=${params.g
 let clockOffset = Number.isNaN(clockStart) ? 0 : clockStart - Date.now();
 const now = () => new Date(Date.now() + clockOffset);
 
-// The demo opens the IndexedDB store itself (createClient would open the same one by default) so that
-// it can read a finished job's score with its recognition evidence: `store.get('results', jobId)`
-// holds `{ score, pageCount }`, and every measure of `score.parts[p].measures` carries
-// `evidence: { page, box, confidence }`. The job interface itself stays exactly the service's.
-const store = await openIndexedDbStore();
-const client = createClient({ store, now });
+// The client keeps jobs in IndexedDB. Beside the service's interface, the local client has
+// `getJobResult(jobId)`: a finished job's score with its recognition evidence — every measure of
+// `score.parts[p].measures` carries `evidence: { page, box, confidence }`.
+const client = createClient({ now });
 const capabilities = await client.getCapabilities();
 
 window.scoresightDemo = {
   client,
-  store,
   /** Sets the demo's clock (a date or ISO string); it runs on from there. */
   setClock(date) {
     clockOffset = new Date(date).getTime() - Date.now();
@@ -279,8 +275,8 @@ $('#details').addEventListener('submit', async (event) => {
 let shown; // { job, score, pageCount, page }
 
 async function showResult(job) {
-  const stored = await store.get('results', job.id);
-  shown = { job, score: stored?.score, pageCount: stored?.pageCount ?? job.estimatedCredits ?? 1, page: 0 };
+  const stored = await client.getJobResult(job.id);
+  shown = { job, score: stored.score, pageCount: stored.pageCount, page: 0 };
   $('#result').hidden = false;
   const buttons = job.result.exports.map((format) => {
     const button = Object.assign(document.createElement('button'), { type: 'button', textContent: format });

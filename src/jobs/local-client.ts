@@ -16,6 +16,7 @@ import { MIME_TYPES, detectFileType } from '../input/file-type.js';
 import type { PageStage } from '../recognize/recognize-page.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
 import { extractMxlScore } from '../import/mxl-container.js';
+import type { Score } from '../score/model.js';
 import type { Store } from '../storage/store.js';
 import { createMemoryStore } from '../storage/memory-store.js';
 import type { ScoreSightClient } from './client.js';
@@ -75,9 +76,23 @@ const DEFAULT_LIST_LIMIT = 20;
 export type LocalClient = ScoreSightClient & {
   /** Erases the files and results of `musicxml` jobs past their retention; returns how many. */
   sweepRetention(): Promise<number>;
+  /**
+   * A done job's score as the score model, with recognition evidence (page,
+   * box, confidence) on every measure and note — what an editor needs to
+   * show uncertain places. Local only: the service has no such endpoint.
+   */
+  getJobResult(jobId: string): Promise<JobScoreResult>;
   /** Settles once stored jobs are loaded and interrupted ones resumed; rejects if the store cannot open. */
   readonly ready: Promise<void>;
 };
+
+export interface JobScoreResult {
+  score: Score;
+  /** Pages recognised. */
+  pageCount: number;
+  /** The models that read the pages. */
+  modelVersion: string;
+}
 
 /** Every operation of the client interface, in the spec's order. */
 export const CLIENT_METHODS = [
@@ -114,7 +129,11 @@ export function createClient(options: LocalClientOptions = {}): LocalClient {
   })();
   const ready = engine.then(() => undefined);
   void ready.catch(() => {}); // surfaced by the first call instead
-  const client: Record<string, unknown> = { ready, sweepRetention: async () => (await engine).sweepRetention() };
+  const client: Record<string, unknown> = {
+    ready,
+    sweepRetention: async () => (await engine).sweepRetention(),
+    getJobResult: async (jobId: string) => (await engine).getJobResult(jobId),
+  };
   for (const name of CLIENT_METHODS) {
     client[name] = async (...args: unknown[]) => ((await engine)[name] as (...a: unknown[]) => Promise<unknown>)(...args);
   }
@@ -351,6 +370,12 @@ class LocalEngine implements ScoreSightClient {
     const result = await this.result(jobId);
     const thumbnail = await this.store.get('blobs', thumbnailKey(jobId));
     return writeExport({ score: result.score, modelVersion: result.modelVersion, thumbnail }, format);
+  }
+
+  async getJobResult(jobId: string): Promise<JobScoreResult> {
+    assertDownloadable(this.jobs.get(jobId).job);
+    const { score, pageCount, modelVersion } = await this.result(jobId);
+    return { score, pageCount, modelVersion };
   }
 
   async deleteJob(jobId: string): Promise<Job> {

@@ -103,9 +103,9 @@ async function setThreshold(page: Page, percent: number): Promise<void> {
 /** The measure confidences of a job's stored score, as the page reads them. */
 function confidences(page: Page, jobId: string): Promise<number[]> {
   return page.evaluate(async (id) => {
-    const demo = (window as unknown as { scoresightDemo: { store: { get(c: string, k: string): Promise<{ score: Score } | undefined> } } }).scoresightDemo;
-    const result = await demo.store.get('results', id);
-    return (result?.score.parts ?? []).flatMap((part) => part.measures.map((m) => m.evidence?.confidence ?? 1));
+    const demo = (window as unknown as { scoresightDemo: { client: { getJobResult(id: string): Promise<{ score: Score }> } } }).scoresightDemo;
+    const result = await demo.client.getJobResult(id);
+    return result.score.parts.flatMap((part) => part.measures.map((m) => m.evidence?.confidence ?? 1));
   }, jobId);
 }
 

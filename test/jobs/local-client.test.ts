@@ -109,6 +109,10 @@ describe('the happy path with the details step', () => {
     const thumb = await client.exportJob(draft.id, 'thumbnail.png');
     expect(thumb.contentType).toBe('image/png');
     expect((await rejection(client.exportJob(draft.id, 'mp3'))).code).toBe('OMR_FORMAT_NOT_AVAILABLE');
+    const result = await client.getJobResult(draft.id);
+    expect(result).toMatchObject({ pageCount: 2, modelVersion: 'fake-1' });
+    expect(result.score.credits.title).toBe('Ode: to Joy');
+    expect(result.score.parts[0]!.instrumentId).toBe('wind.clarinet-bflat');
     expect((await client.getJobFile(draft.id, 1)).contentType).toBe('image/png');
   });
 
@@ -199,6 +203,7 @@ describe('error codes', () => {
     const { client, pool } = await setup({ hold: ['held.png#0'] });
     const job = await client.createJob({ output: 'musicxml', files: [pngPage('held.png')], autoStart: true });
     expect(await rejection(client.exportJob(job.id, 'musicxml'))).toMatchObject({ code: 'OMR_JOB_NOT_DONE', status: 409 });
+    expect(await rejection(client.getJobResult(job.id))).toMatchObject({ code: 'OMR_JOB_NOT_DONE' });
     expect(await rejection(client.deleteJob(job.id))).toMatchObject({ code: 'OMR_JOB_IN_PROGRESS', status: 409 });
     await pool.reached('held.png#0');
     pool.release('held.png#0');
