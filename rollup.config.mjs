@@ -125,6 +125,8 @@ const copyAssets = () => ({
     for (const [from, to] of ASSETS) {
       mkdirSync(path.dirname(`${BUNDLE}/${to}`), { recursive: true });
       copyFileSync(from, `${BUNDLE}/${to}`);
+      // The package's top-level wasm/ holds the same files, for hosts that serve them from elsewhere (env.wasmBase).
+      if (to.startsWith('wasm/')) copyFileSync(from, to);
     }
   },
 });
