@@ -16,6 +16,7 @@ import type { Job, Task } from '../../src/jobs/types.js';
 import type { RemoteClient } from '../../src/remote/remote-client.js';
 import type { FakePool, FakePoolOptions } from '../support/fake-pool.js';
 import { pngPage } from '../support/fake-pool.js';
+import { rejection } from '../support/rejection.js';
 
 export interface TargetOptions {
   /** How the fake recognition behaves: pages held open, failures. */
@@ -519,12 +520,5 @@ export async function until(client: ScoreSightClient, id: string, done: (job: Jo
 
 export const settled = (job: Job): boolean => ['done', 'error', 'canceled', 'awaitingInput'].includes(job.status);
 
-export async function rejection(promise: Promise<unknown>): Promise<OmrError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(OmrError);
-    return err as OmrError;
-  }
-  throw new Error('expected a rejection');
-}
+
+export { rejection };

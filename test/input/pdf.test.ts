@@ -10,6 +10,7 @@ import { MAX_PDF_PAGE_PIXELS } from '../../src/input/limits.js';
 import { openPdf } from '../../src/input/pdf.js';
 import { isPdfjsStrayRejection } from '../../src/input/pdfjs-rejections.js';
 import { buildPdf } from '../support/pdf-build.js';
+import { rejection as errorOf } from '../support/rejection.js';
 import { watchingRejections } from '../support/rejections.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/input/${name}`, import.meta.url)));
@@ -17,16 +18,6 @@ const devSet = (path: string) => new Uint8Array(readFileSync(new URL(`../../benc
 
 /** Red channel of a pixel (pages are gray, so any channel will do). */
 const value = (r: Raster, x: number, y: number) => r.data[(y * r.width + x) * r.channels]!;
-
-async function errorOf(promise: Promise<unknown>): Promise<OmrError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(OmrError);
-    return err as OmrError;
-  }
-  throw new Error('expected a rejection');
-}
 
 async function renderFirst(bytes: Uint8Array, dpi?: number): Promise<Raster> {
   const doc = await openPdf(bytes);

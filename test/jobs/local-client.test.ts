@@ -14,6 +14,7 @@ import type { Job } from '../../src/jobs/types.js';
 import { createFileStore } from '../../src/storage/fs-store.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { createFakePool, pngPage, type FakePool, type FakePoolOptions } from '../support/fake-pool.js';
+import { rejection } from '../support/rejection.js';
 
 const clients: LocalClient[] = [];
 afterEach(async () => {
@@ -37,16 +38,6 @@ async function until(client: LocalClient, id: string, done: (job: Job) => boolea
 }
 
 const settled = (job: Job) => ['done', 'error', 'canceled', 'awaitingInput'].includes(job.status);
-
-async function rejection(promise: Promise<unknown>): Promise<OmrError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(OmrError);
-    return err as OmrError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('capabilities', () => {
   it('reports every field, the 65 locales with English names, and credits only with a ledger', async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { createRemoteClient, type RemoteClientOptions } from '../../src/remote/remote-client.js';
 import { dispositionFilename, nextLink } from '../../src/remote/wire.js';
+import { rejection } from '../support/rejection.js';
 
 interface Sent {
   url: string;
@@ -39,16 +40,6 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
 
 /** A response that never comes, until the request is aborted. */
 const hang = (_: Sent, signal: AbortSignal) => new Promise<Response>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
-
-async function rejection(promise: Promise<unknown>): Promise<OmrError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(OmrError);
-    return err as OmrError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('requests', () => {
   it('sends the bearer token (not to capabilities without one), JSON bodies, Base64 files and encoded path segments', async () => {
