@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { OmrError } from '../../src/errors.js';
 import type { Raster } from '../../src/image/raster.js';
 import { MAX_PDF_PAGE_PIXELS } from '../../src/input/limits.js';
 import { openPdf } from '../../src/input/pdf.js';
