@@ -3,11 +3,16 @@
 #   xmllint (libxml2-utils) validates written MusicXML against the official XSD.
 #   chromium runs the browser end-to-end tests (test/browser/), driven by playwright-core
 #   at /usr/bin/chromium (SCORESIGHT_CHROMIUM names another executable and skips this install).
+#   tesseract-ocr-* traineddata read lyrics and titles in the dev set's and the tests' languages
+#   (src/text/; English also ships with the @tesseract.js-data/eng package).
 set -euo pipefail
 
 missing=()
 command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 if [ -z "${SCORESIGHT_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+for lang in eng deu fra lat ita pol; do
+  compgen -G "/usr/share/tesseract-ocr/*/tessdata/$lang.traineddata" >/dev/null || missing+=("tesseract-ocr-$lang")
+done
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -13,6 +13,19 @@ export interface ScoreSightEnv {
   wasmBase: string | undefined;
   /** WebAssembly threads for inference; 1 unless the page is cross-origin isolated. */
   threads: number;
+  /**
+   * Where text recognition (tesseract) finds its traineddata: one folder of `<code>.traineddata` files
+   * (`.traineddata.gz` with `gzip`), as a path or file URL in Node, a base URL in browsers, listing the
+   * codes it holds (a URL cannot be listed; in Node the folder is read when `languages` is absent).
+   * Undefined: Node uses Debian's tesseract-ocr-* folders and the installed `@tesseract.js-data/*`
+   * packages (English ships with ScoreSight); browsers read no text until it is set.
+   */
+  tessdata: { base: string; languages?: string[]; gzip?: boolean } | undefined;
+  /**
+   * Base URL of tesseract.js's `worker.min.js` and tesseract.js-core's WebAssembly, for browsers (Node
+   * loads both from the packages); undefined: text is not read in browsers, rather than fetched from a CDN.
+   */
+  tesseractBase: string | undefined;
 }
 
 const crossOriginIsolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
@@ -22,6 +35,8 @@ export const env: ScoreSightEnv = {
   modelBase: new URL('../models/', import.meta.url).href,
   wasmBase: undefined,
   threads: crossOriginIsolated && typeof navigator !== 'undefined' ? Math.min(4, navigator.hardwareConcurrency || 1) : 1,
+  tessdata: undefined,
+  tesseractBase: undefined,
 };
 
 /** Reads an asset relative to a base: the file system in Node, fetch elsewhere. */

@@ -1,0 +1,192 @@
+/**
+ * Text recognition through tesseract.js: one worker per job, started while
+ * the first page is prepared, reading cropped line images (page segmentation
+ * mode 7, a single line) rather than whole pages, and closed when the job
+ * ends.
+ *
+ * Nothing is downloaded: Node loads tesseract.js-core from node_modules and
+ * traineddata from local folders (env.tessdata, else Debian's tesseract-ocr-*
+ * folders and the installed @tesseract.js-data/* packages), with tesseract's
+ * on-disk cache off; browsers use env.tesseractBase and env.tessdata, and read
+ * no text without them. A worker reads from one folder, so a job takes the
+ * folder that covers its locales best (see {@link pickFolder}).
+ *
+ * Text is an extra: a missing folder, a worker that does not start or a line
+ * that fails to read leaves the score without that text, never fails a job.
+ */
+import { env } from '../env.js';
+import type { GrayImage } from '../image/gray.js';
+import { chooseLanguages, type LanguageChoice } from './locale-languages.js';
+
+/** A recognised word, its box in the pixels of the image read. */
+export interface OcrWord {
+  text: string;
+  /** 0–100, as tesseract gives it. */
+  confidence: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Its characters' horizontal extents, in reading order (where syllables part, see lyrics.ts). */
+  symbols: { text: string; x0: number; x1: number }[];
+}
+
+export interface OcrReader {
+  /** The traineddata codes loaded, in tesseract's order. */
+  readonly languages: readonly string[];
+  /** Locales read through a stand-in language or script (see locale-languages.ts). */
+  readonly fallbacks: readonly string[];
+  /** The words of one line of text (ink dark on white). */
+  readLine(image: GrayImage): Promise<OcrWord[]>;
+  close(): Promise<void>;
+}
+
+/** A folder of traineddata and the codes it holds. */
+export interface TessdataFolder {
+  /** A folder path (Node) or base URL. */
+  base: string;
+  languages: string[];
+  /** Files are `<code>.traineddata.gz`. */
+  gzip: boolean;
+}
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node;
+
+/** Debian's tesseract-ocr-* packages: bookworm installs under 5/, bullseye under 4.00/. */
+const DEBIAN_TESSDATA = ['/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata'];
+
+/**
+ * The folder whose languages read the locales best: the most locales in
+ * their own language, then the most models, then the earlier folder.
+ * Undefined when no folder holds anything.
+ */
+export function pickFolder(locales: readonly string[], folders: readonly TessdataFolder[]): { folder: TessdataFolder; choice: LanguageChoice } | undefined {
+  let best: { folder: TessdataFolder; choice: LanguageChoice; own: number } | undefined;
+  for (const folder of folders) {
+    if (!folder.languages.length) continue;
+    const choice = chooseLanguages(locales, new Set(folder.languages));
+    const own = locales.length - choice.fallbacks.length;
+    if (!best || own > best.own || (own === best.own && choice.languages.length > best.choice.languages.length)) best = { folder, choice, own };
+  }
+  return best && { folder: best.folder, choice: best.choice };
+}
+
+/** The folders this host offers, best source first. */
+export async function tessdataFolders(): Promise<TessdataFolder[]> {
+  const configured = env.tessdata;
+  if (!isNode) return configured?.languages ? [{ base: configured.base, languages: configured.languages, gzip: configured.gzip ?? false }] : [];
+  const { readdirSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
+  const { createRequire } = await import('node:module');
+  const { dirname, join } = await import('node:path');
+  const list = (folder: string, gzip?: boolean): TessdataFolder | undefined => {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return undefined;
+    }
+    const zipped = gzip ?? (names.some((n) => n.endsWith('.traineddata.gz')) && !names.some((n) => n.endsWith('.traineddata')));
+    const suffix = zipped ? '.traineddata.gz' : '.traineddata';
+    return { base: folder, languages: names.filter((n) => n.endsWith(suffix)).map((n) => n.slice(0, -suffix.length)).sort(), gzip: zipped };
+  };
+  if (configured) {
+    const base = configured.base.startsWith('file:') ? fileURLToPath(configured.base) : configured.base;
+    if (configured.languages) return [{ base, languages: configured.languages, gzip: configured.gzip ?? false }];
+    const folder = list(base, configured.gzip);
+    return folder ? [folder] : [];
+  }
+  const folders = DEBIAN_TESSDATA.map((f) => list(f));
+  // Each @tesseract.js-data package holds one language; the integer "best" models are the small, accurate ones.
+  try {
+    const scope = dirname(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')));
+    for (const name of readdirSync(scope).sort()) folders.push(list(join(scope, name, '4.0.0_best_int'), true));
+  } catch {
+    // No package installed: Debian's folders only.
+  }
+  return folders.filter((f): f is TessdataFolder => f !== undefined);
+}
+
+/** Every crop is one line of text. */
+const PARAMETERS = {
+  tessedit_pageseg_mode: '7',
+  // Crops carry no resolution; saying one silences tesseract's guess (and its message on stderr).
+  user_defined_dpi: '300',
+  debug_file: '/dev/null',
+};
+
+/**
+ * Starts a worker for a job's locales, or resolves undefined when this host
+ * has no traineddata or the worker cannot start.
+ */
+export async function openOcr(locales: readonly string[]): Promise<OcrReader | undefined> {
+  if (!isNode && !env.tesseractBase) return undefined;
+  let picked: ReturnType<typeof pickFolder>;
+  try {
+    picked = pickFolder(locales, await tessdataFolders());
+  } catch {
+    return undefined;
+  }
+  if (!picked || !picked.choice.languages.length) return undefined;
+  const { folder, choice } = picked;
+  let failed: (err: Error) => void = () => {};
+  const failure = new Promise<never>((_, reject) => (failed = reject));
+  failure.catch(() => {});
+  try {
+    const tesseract = await import('tesseract.js');
+    const { createWorker, OEM } = (tesseract as unknown as { default?: typeof tesseract }).default ?? tesseract;
+    const base = env.tesseractBase?.endsWith('/') ? env.tesseractBase : `${env.tesseractBase ?? ''}/`;
+    const worker = await Promise.race([
+      createWorker(choice.languages.join('+'), OEM.LSTM_ONLY, {
+        langPath: folder.base,
+        gzip: folder.gzip,
+        // 'none': never write traineddata into the working directory (Node) or IndexedDB (browsers).
+        cacheMethod: 'none',
+        ...(isNode ? {} : { workerPath: `${base}worker.min.js`, corePath: base, workerBlobURL: false }),
+        // Without a handler tesseract.js throws a worker's error on the main thread, where nothing can catch it.
+        errorHandler: (err: unknown) => failed(new Error(String(err))),
+      }),
+      failure,
+    ]);
+    await worker.setParameters(PARAMETERS as Record<string, string>);
+    let queue: Promise<unknown> = Promise.resolve();
+    return {
+      languages: choice.languages,
+      fallbacks: choice.fallbacks,
+      readLine(image) {
+        // One line at a time through the one worker, so results never interleave.
+        const next = queue.then(async () => {
+          // Both of tesseract.js's image loaders pass a Uint8Array through as the file's bytes (its types say Buffer).
+          const result = await worker.recognize(encodePgm(image) as unknown as Buffer, {}, { text: false, blocks: true });
+          const words: OcrWord[] = [];
+          for (const block of result.data.blocks ?? []) {
+            for (const paragraph of block.paragraphs) {
+              for (const line of paragraph.lines) {
+                for (const word of line.words) {
+                  if (!word.text.trim()) continue;
+                  const symbols = word.symbols.map((c) => ({ text: c.text, x0: c.bbox.x0, x1: c.bbox.x1 }));
+                  words.push({ text: word.text.trim(), confidence: word.confidence, ...word.bbox, symbols });
+                }
+              }
+            }
+          }
+          return words;
+        });
+        queue = next.catch(() => {});
+        return next;
+      },
+      close: () => worker.terminate().then(() => undefined),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A gray image as binary PGM, which tesseract's Leptonica reads without a codec. */
+export function encodePgm(image: GrayImage): Uint8Array {
+  const header = new TextEncoder().encode(`P5\n${image.width} ${image.height}\n255\n`);
+  const out = new Uint8Array(header.length + image.data.length);
+  out.set(header);
+  out.set(image.data, header.length);
+  return out;
+}
