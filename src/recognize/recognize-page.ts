@@ -10,11 +10,19 @@ import { groupSystems } from '../staves/systems.js';
 import { readSymbols } from '../symbols/read-symbols.js';
 import { segmentSymbols } from '../symbols/segment.js';
 import { readPage, type SystemReading } from '../assembly/read-page.js';
+import type { OcrReader } from '../text/ocr.js';
+import { readPageText, type PageText } from '../text/page-text.js';
 
 /** Pipeline stages of one page, reported as they finish (for progress). */
 export type PageStage = 'prepared' | 'staves' | 'symbols' | 'assembled';
 
-export async function recognizePage(raster: Raster, page: number, onStage?: (stage: PageStage) => void): Promise<SystemReading[]> {
+/** Where a job's text stage reads (its OCR worker, once started) and collects each page's text. */
+export interface PageTextSink {
+  ocr: Promise<OcrReader | undefined>;
+  pages: PageText[];
+}
+
+export async function recognizePage(raster: Raster, page: number, onStage?: (stage: PageStage) => void, text?: PageTextSink): Promise<SystemReading[]> {
   const prepared = preparePage(raster);
   onStage?.('prepared');
   const staves = detectStaves(prepared.ink, { staffSpace: CANONICAL_STAFF_SPACE });
@@ -25,6 +33,12 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   onStage?.('symbols');
   const image = { gray: prepared.gray, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
   const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);
+  // Text (title block, part names, lyrics: src/text/) is an extra: a page whose text cannot be read keeps its music.
+  const ocr = await text?.ocr;
+  if (text && ocr) {
+    const input = { gray: prepared.gray, ink: prepared.ink, staves, systems, map, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
+    await readPageText(input, ocr).then((read) => text.pages.push(read), () => {});
+  }
   onStage?.('assembled');
   return readings;
 }

@@ -13,6 +13,9 @@ import type { Raster } from '../image/raster.js';
 import { decodePages, type InputFile } from '../input/decode-pages.js';
 import type { Score } from '../score/model.js';
 import { recognizePage, type PageStage } from './recognize-page.js';
+import { applyText } from '../text/apply-text.js';
+import { openOcr } from '../text/ocr.js';
+import type { PageText } from '../text/page-text.js';
 import { DIGIT_MODEL_VERSION } from '../symbols/digits.js';
 import { SYMBOL_MODEL_VERSION } from '../symbols/segment.js';
 
@@ -43,24 +46,40 @@ export interface RecognizeOptions {
    * between pages (a cancel) by throwing from it.
    */
   beforePage?: (page: number) => void | Promise<void>;
+  /**
+   * Languages of the text (lyrics, title, part names) as BCP 47 codes, main language first (default
+   * `['en']`); see src/text/locale-languages.ts. Unsupported ones are read as best the installed
+   * traineddata can, never an error.
+   */
+  locales?: readonly string[];
+  /** Read the text at all (default true); without it parts keep generic names and notes have no lyrics. */
+  readText?: boolean;
 }
 
 export async function recognizeScore(files: readonly InputFile[], options: RecognizeOptions = {}): Promise<Score> {
   const readings: SystemReading[] = [];
   let index = 0;
   let empty: OmrError | undefined;
-  for await (const { raster } of decodePages(files, { dpi: options.dpi ?? RECOGNITION_PDF_DPI })) {
-    if (index === 0) options.onFirstPage?.(raster);
-    const page = index++;
-    await options.beforePage?.(page);
-    try {
-      readings.push(...(await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }))));
-    } catch (err) {
-      // A title page or a page of text among the music is skipped; a job with no music at all fails.
-      if (err instanceof OmrError && err.code === 'NO_MUSIC_DETECTED') empty ??= err;
-      else throw err;
+  // One OCR worker reads the whole job's text; it starts now, loading while the first page is decoded.
+  const text = options.readText === false ? undefined : { ocr: openOcr(options.locales?.length ? options.locales : ['en']), pages: [] as PageText[] };
+  try {
+    for await (const { raster } of decodePages(files, { dpi: options.dpi ?? RECOGNITION_PDF_DPI })) {
+      if (index === 0) options.onFirstPage?.(raster);
+      const page = index++;
+      await options.beforePage?.(page);
+      try {
+        readings.push(...(await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text)));
+      } catch (err) {
+        // A title page or a page of text among the music is skipped; a job with no music at all fails.
+        if (err instanceof OmrError && err.code === 'NO_MUSIC_DETECTED') empty ??= err;
+        else throw err;
+      }
     }
+  } finally {
+    await (await text?.ocr)?.close();
   }
   if (!readings.length) throw empty ?? new OmrError('NO_MUSIC_DETECTED', 'No music staves were found in the files given.');
-  return buildScore(readings);
+  const score = buildScore(readings);
+  if (text) applyText(score, text.pages);
+  return score;
 }

@@ -1,0 +1,411 @@
+/**
+ * Text on a prepared page, found and classified before anything is read:
+ * ink that is not music, grouped into lines, each line named by where it
+ * stands and how large it is.
+ *
+ * - Glyphs: connected components of the ink that touch no staff line, are
+ *   letter-sized, and that the symbol model does not call music (its class
+ *   map says `text` for lyrics and words, `dynamics` for f and p).
+ * - Lines: glyphs side by side at one height, split where the gap is wider
+ *   than a few letters (composer and lyricist share a baseline), with the
+ *   small marks (dots, accents, hyphens, extenders) joined to the line they
+ *   sit on.
+ * - Kinds: above the first system of the first page, the largest line is the
+ *   title, other centred lines subtitles, a line flush right the composer,
+ *   one flush left the lyricist, and lines just over the staff where the
+ *   music starts tempo marks. Left of a system stand part names (the first
+ *   system) or their abbreviations. Under a staff, rows of words spread over
+ *   the staff are lyric lines, numbered as verses from the top; shorter text
+ *   between staves is tempo (over a system) or expression.
+ */
+import type { GrayImage } from '../image/gray.js';
+import type { BinaryImage } from '../preparation/binarize.js';
+import { staffLineY, type Staff } from '../staves/detect-staves.js';
+import type { StaffSystem } from '../staves/systems.js';
+import { CLASS_INDEX, SYMBOL_CLASSES } from '../symbols/symbol-classes.js';
+import type { ClassMap } from '../symbols/segment.js';
+
+export type TextKind =
+  | 'title'
+  | 'subtitle'
+  | 'composer'
+  | 'lyricist'
+  | 'credit'
+  | 'partName'
+  | 'abbreviation'
+  | 'tempo'
+  | 'expression'
+  | 'lyrics'
+  | 'other';
+
+export interface TextBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface TextLine extends TextBox {
+  kind: TextKind;
+  /** Median height of its letters, prepared pixels (the font size, roughly). */
+  size: number;
+  /** Component labels of its glyphs (see {@link TextRegions.labels}): only they are cropped for reading. */
+  glyphs: number[];
+  /** The x-extents of its ink, merged where glyphs overlap, left to right: the gaps between part words and syllables. */
+  spans: [number, number][];
+  /** Index into the page's staves: the staff a part name names, or the staff a lyric line is sung to. */
+  staff?: number;
+  /** Lyric lines: 1-based verse, counted down from the staff. */
+  verse?: number;
+}
+
+export interface TextRegions {
+  lines: TextLine[];
+  /** Connected-component label of every prepared pixel (0: paper or music). */
+  labels: Int32Array;
+  width: number;
+}
+
+export interface TextPageInput {
+  gray: GrayImage;
+  ink: BinaryImage;
+  staves: readonly Staff[];
+  systems: readonly StaffSystem[];
+  map: ClassMap;
+  space: number;
+  /** 0-based page of the job: only the first carries the title block. */
+  page: number;
+}
+
+interface Glyph extends TextBox {
+  label: number;
+}
+
+interface Line extends TextBox {
+  glyphs: Glyph[];
+  heights: number[];
+}
+
+/** Classes the model gives music: a component mostly of these is not text. */
+const MUSIC_CLASSES = new Set(
+  SYMBOL_CLASSES.map((name, index) => ({ name, index }))
+    .filter(({ name }) => !['background', 'text', 'dynamics'].includes(name))
+    .map(({ index }) => index),
+);
+
+export function findTextRegions(input: TextPageInput): TextRegions {
+  const { ink, staves, space } = input;
+  const { labels, boxes } = labelInk(ink);
+  const musical = musicLabels(input, labels, boxes.length);
+  const glyphs: Glyph[] = [];
+  const marks: Glyph[] = [];
+  boxes.forEach((box, label) => {
+    if (label === 0 || musical[label]) return;
+    const w = box.x1 - box.x0;
+    const h = box.y1 - box.y0;
+    if (h > space * 5 || (w > space * 8 && h > space * 0.5)) return; // slurs, hairpins, braces
+    if (h >= space * 0.6) glyphs.push({ label, ...box });
+    else if (w * h >= 2 || w >= 2) marks.push({ label, ...box });
+  });
+  const lines = groupLines(glyphs, marks, space);
+  return { lines: classify(lines, input), labels, width: ink.width };
+}
+
+// ---------------------------------------------------------------------------
+// Components.
+
+/** 8-connected components of the ink: a label per pixel and each label's box (index 0 unused). */
+function labelInk(ink: BinaryImage): { labels: Int32Array; boxes: TextBox[] } {
+  const { width, height, data } = ink;
+  const labels = new Int32Array(width * height);
+  const boxes: TextBox[] = [{ x0: 0, y0: 0, x1: 0, y1: 0 }];
+  const stack = new Int32Array(width * height);
+  for (let start = 0; start < data.length; start++) {
+    if (!data[start] || labels[start]) continue;
+    const label = boxes.length;
+    const box = { x0: width, y0: height, x1: 0, y1: 0 };
+    let top = 0;
+    stack[top++] = start;
+    labels[start] = label;
+    while (top) {
+      const i = stack[--top]!;
+      const x = i % width;
+      const y = (i - x) / width;
+      if (x < box.x0) box.x0 = x;
+      if (x + 1 > box.x1) box.x1 = x + 1;
+      if (y < box.y0) box.y0 = y;
+      if (y + 1 > box.y1) box.y1 = y + 1;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= width) continue;
+          const j = yy * width + xx;
+          if (data[j] && !labels[j]) {
+            labels[j] = label;
+            stack[top++] = j;
+          }
+        }
+      }
+    }
+    boxes.push(box);
+  }
+  return { labels, boxes };
+}
+
+/**
+ * Components that are music: those touching a staff line (notes, stems,
+ * clefs, barlines all do), and those the class map paints mostly as music
+ * or as dynamics rather than text.
+ */
+function musicLabels(input: TextPageInput, labels: Int32Array, count: number): Uint8Array {
+  const { ink, staves, map } = input;
+  const musical = new Uint8Array(count);
+  const { width, height } = ink;
+  for (const staff of staves) {
+    for (let l = 0; l < 5; l++) {
+      for (let x = Math.max(0, Math.ceil(staff.x0)); x < Math.min(width, Math.floor(staff.x1)); x++) {
+        const y = Math.round(staffLineY(staff, l, x));
+        for (let dy = -1; dy <= 1; dy++) {
+          if (y + dy < 0 || y + dy >= height) continue;
+          const label = labels[(y + dy) * width + x]!;
+          if (label) musical[label] = 1;
+        }
+      }
+    }
+  }
+  const text = new Int32Array(count);
+  const music = new Int32Array(count);
+  const dynamics = new Int32Array(count);
+  const textClass = CLASS_INDEX.text;
+  const dynamicsClass = CLASS_INDEX.dynamics;
+  for (let y = 0; y < height; y++) {
+    const row = (y >> 1) * map.width;
+    for (let x = 0; x < width; x++) {
+      const label = labels[y * width + x]!;
+      if (!label) continue;
+      const cls = map.data[row + (x >> 1)]!;
+      if (cls === textClass) text[label]!++;
+      else if (cls === dynamicsClass) dynamics[label]!++;
+      else if (MUSIC_CLASSES.has(cls)) music[label]!++;
+    }
+  }
+  for (let label = 1; label < count; label++) {
+    if (music[label]! > text[label]! || dynamics[label]! > text[label]!) musical[label] = 1;
+  }
+  return musical;
+}
+
+// ---------------------------------------------------------------------------
+// Lines.
+
+/** Letters further apart than this many letter heights start a new line (two credits on one baseline). */
+const WORD_GAP = 2.5;
+
+function groupLines(glyphs: Glyph[], marks: Glyph[], space: number): Line[] {
+  const lines: Line[] = [];
+  glyphs.sort((a, b) => a.x0 - b.x0);
+  for (const g of glyphs) {
+    const h = g.y1 - g.y0;
+    let best: Line | undefined;
+    let bestOverlap = 0;
+    for (const line of lines) {
+      const size = median(line.heights);
+      if (g.x0 - line.x1 > Math.max(size, h) * WORD_GAP) continue;
+      const overlap = Math.min(g.y1, line.y1) - Math.max(g.y0, line.y0);
+      if (overlap < Math.min(h, line.y1 - line.y0) * 0.5) continue;
+      // A line does not grow taller than its letters allow: stacked verses stay apart.
+      if (Math.max(g.y1, line.y1) - Math.min(g.y0, line.y0) > Math.max(size, h) * 1.9 + space * 0.3) continue;
+      if (overlap > bestOverlap) {
+        bestOverlap = overlap;
+        best = line;
+      }
+    }
+    if (best) {
+      best.glyphs.push(g);
+      best.heights.push(h);
+      best.x0 = Math.min(best.x0, g.x0);
+      best.x1 = Math.max(best.x1, g.x1);
+      best.y0 = Math.min(best.y0, g.y0);
+      best.y1 = Math.max(best.y1, g.y1);
+    } else {
+      lines.push({ x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1, glyphs: [g], heights: [h] });
+    }
+  }
+  // Dots, accents, hyphens and extenders join the line they sit in or just over.
+  for (const m of marks) {
+    const cx = (m.x0 + m.x1) / 2;
+    const cy = (m.y0 + m.y1) / 2;
+    let best: Line | undefined;
+    let bestDistance = Infinity;
+    for (const line of lines) {
+      const size = median(line.heights);
+      if (cx < line.x0 - size * WORD_GAP || cx > line.x1 + size * WORD_GAP) continue;
+      const d = cy < line.y0 ? line.y0 - cy : cy > line.y1 ? cy - line.y1 : 0;
+      if (d > size * 0.6 || d >= bestDistance) continue;
+      bestDistance = d;
+      best = line;
+    }
+    if (best) {
+      best.glyphs.push(m);
+      best.x0 = Math.min(best.x0, m.x0);
+      best.x1 = Math.max(best.x1, m.x1);
+    }
+  }
+  return lines;
+}
+
+function inkSpans(glyphs: readonly Glyph[]): [number, number][] {
+  const spans: [number, number][] = [];
+  for (const g of [...glyphs].sort((a, b) => a.x0 - b.x0)) {
+    const last = spans[spans.length - 1];
+    if (last && g.x0 <= last[1]) last[1] = Math.max(last[1], g.x1);
+    else spans.push([g.x0, g.x1]);
+  }
+  return spans;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] ?? 0;
+}
+
+// ---------------------------------------------------------------------------
+// Kinds.
+
+/** A lyric row spreads over this share of its staff, or has at least this many separate words. */
+const LYRIC_SPREAD = 0.35;
+const LYRIC_WORDS = 3;
+
+function classify(lines: Line[], input: TextPageInput): TextLine[] {
+  const { staves, systems, space, page } = input;
+  const out: TextLine[] = [];
+  const make = (line: Line, kind: TextKind, extra: Partial<TextLine> = {}): TextLine => ({
+    kind,
+    x0: line.x0,
+    y0: line.y0,
+    x1: line.x1,
+    y1: line.y1,
+    size: median(line.heights),
+    glyphs: line.glyphs.map((g) => g.label),
+    spans: inkSpans(line.glyphs),
+    ...extra,
+  });
+  if (!staves.length || !systems.length) return lines.map((line) => make(line, 'other'));
+  const top = (s: number, x: number) => staffLineY(staves[s]!, 0, Math.min(staves[s]!.x1, Math.max(staves[s]!.x0, x)));
+  const bottom = (s: number, x: number) => staffLineY(staves[s]!, 4, Math.min(staves[s]!.x1, Math.max(staves[s]!.x0, x)));
+  const order = staves.map((_, i) => i).sort((a, b) => top(a, 0) - top(b, 0));
+  const firstSystem = systems.reduce((a, b) => (top(a.staves[0]!, 0) <= top(b.staves[0]!, 0) ? a : b));
+  const firstStaff = firstSystem.staves[0]!;
+  const left = Math.min(...staves.map((s) => s.x0));
+  const right = Math.max(...staves.map((s) => s.x1));
+
+  const header: Line[] = [];
+  const rows = new Map<number, Line[]>(); // text under a staff, by staff index
+  for (const line of lines) {
+    const cx = (line.x0 + line.x1) / 2;
+    const cy = (line.y0 + line.y1) / 2;
+    if (line.y1 <= top(firstStaff, cx) && cy < top(order[0]!, cx)) {
+      header.push(line);
+      continue;
+    }
+    const system = systems.find((s) => cy >= top(s.staves[0]!, line.x1) - space * 2 && cy <= bottom(s.staves[s.staves.length - 1]!, line.x1) + space * 2);
+    const x0 = system ? Math.min(...system.staves.map((s) => staves[s]!.x0)) : left;
+    // Left of a system, level with its staves (measure numbers stand higher): a part's name.
+    if (system && line.x1 <= x0 + space * 0.5 && cy >= top(system.staves[0]!, x0) - space) {
+      const staff = system.staves.reduce((a, b) => (Math.abs(cy - (top(a, x0) + bottom(a, x0)) / 2) <= Math.abs(cy - (top(b, x0) + bottom(b, x0)) / 2) ? a : b));
+      out.push(make(line, page === 0 && system === firstSystem ? 'partName' : 'abbreviation', { staff }));
+      continue;
+    }
+    const above = [...order].reverse().find((s) => bottom(s, cx) < line.y0 + space * 0.5);
+    if (above === undefined) {
+      out.push(make(line, 'other'));
+      continue;
+    }
+    rows.set(above, [...(rows.get(above) ?? []), line]);
+  }
+
+  // Text between staves: rows of lyrics (one per verse), else tempo or expression.
+  for (const [staff, found] of rows) {
+    const below = order[order.indexOf(staff) + 1];
+    const width = staves[staff]!.x1 - staves[staff]!.x0;
+    let verse = 0;
+    for (const row of textRows(found)) {
+      const cx = (row.x0 + row.x1) / 2;
+      const spread = row.x1 - row.x0;
+      const lyric = row.parts.length >= LYRIC_WORDS || spread >= width * LYRIC_SPREAD;
+      if (lyric && row.y0 - bottom(staff, cx) < space * 16) {
+        verse++;
+        out.push(make(row, 'lyrics', { staff, verse }));
+        continue;
+      }
+      // Non-lyric text nearer the staff below is written for it: a tempo over a system, else an expression.
+      const nearBelow = below !== undefined && top(below, cx) - row.y1 < row.y0 - bottom(staff, cx);
+      const startsSystem = nearBelow && systems.some((s) => s.staves[0] === below);
+      out.push(make(row, startsSystem ? 'tempo' : 'expression', { staff: nearBelow ? below : staff }));
+    }
+  }
+
+  // The title block: only the first page has one.
+  header.sort((a, b) => a.y0 - b.y0);
+  const centre = (left + right) / 2;
+  const staffTop = (line: Line) => top(firstStaff, (line.x0 + line.x1) / 2);
+  const credits: Line[] = [];
+  for (const line of header) {
+    // Just over the first staff, starting where the music starts: a tempo mark.
+    const tempo = line.x0 >= staves[firstStaff]!.x0 - space && staffTop(line) - line.y1 < space * 6 && line.x1 < centre + (right - left) * 0.25;
+    if (tempo || page > 0) out.push(make(line, page > 0 ? 'other' : 'tempo', tempo ? { staff: firstStaff } : {}));
+    else credits.push(line);
+  }
+  if (page === 0 && credits.length) {
+    const size = (line: Line) => median(line.heights);
+    const centred = (line: Line) => Math.abs((line.x0 + line.x1) / 2 - centre) < (right - left) * 0.12;
+    const title = credits.filter(centred).reduce<Line | undefined>((best, line) => (!best || size(line) > size(best) * 1.05 ? line : best), undefined);
+    let composer = false;
+    let lyricist = false;
+    for (const line of credits) {
+      let kind: TextKind = 'credit';
+      if (line === title) kind = 'title';
+      else if (centred(line) && title && line.y0 > title.y0 && size(line) < size(title) && size(line) > size(title) * 0.45 && line.x1 - line.x0 < (right - left) * 0.7) kind = 'subtitle';
+      else if (!composer && line.x1 > right - space * 3 && line.x0 > centre) {
+        kind = 'composer';
+        composer = true;
+      } else if (!lyricist && line.x0 < left + space * 3 && line.x1 < centre) {
+        kind = 'lyricist';
+        lyricist = true;
+      }
+      out.push(make(line, kind));
+    }
+  }
+  return out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+interface Row extends Line {
+  /** The lines (words or runs of words) the row was joined from. */
+  parts: Line[];
+}
+
+/** Lines at one height joined into rows, top to bottom: one row is one verse of a lyric. */
+function textRows(lines: readonly Line[]): Row[] {
+  const rows: Row[] = [];
+  for (const line of [...lines].sort((a, b) => a.x0 - b.x0)) {
+    const size = median(line.heights);
+    const row = rows.find((r) => {
+      const overlap = Math.min(r.y1, line.y1) - Math.max(r.y0, line.y0);
+      return overlap >= Math.min(line.y1 - line.y0, r.y1 - r.y0) * 0.5 && Math.max(r.y1, line.y1) - Math.min(r.y0, line.y0) < Math.max(size, median(r.heights)) * 2.2;
+    });
+    if (row) {
+      row.parts.push(line);
+      row.glyphs.push(...line.glyphs);
+      row.heights.push(...line.heights);
+      row.x0 = Math.min(row.x0, line.x0);
+      row.x1 = Math.max(row.x1, line.x1);
+      row.y0 = Math.min(row.y0, line.y0);
+      row.y1 = Math.max(row.y1, line.y1);
+    } else {
+      rows.push({ ...line, glyphs: [...line.glyphs], heights: [...line.heights], parts: [line] });
+    }
+  }
+  return rows.sort((a, b) => a.y0 - b.y0);
+}
