@@ -19,7 +19,7 @@ import type { Score } from '../src/score/model.js';
 import { LIBRARY_VERSION } from '../src/version.js';
 import { DEV_CATEGORIES } from '../training/data/dev-split.js';
 import { aggregate, evaluateScore, type ScoreMetrics } from './evaluate/evaluate.js';
-import { formatTable, type ReportRow } from './evaluate/report.js';
+import { formatTable, formatTextTable, type ReportRow } from './evaluate/report.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DEV_SET = join(ROOT, 'bench/dev-set');
@@ -34,13 +34,13 @@ export interface PageFile {
   data: Uint8Array;
 }
 
-/** Recognises the files of one job (the pages of one document) into a score. */
-export type Recognizer = (files: PageFile[]) => Promise<Score>;
+/** Recognises the files of one job (the pages of one document, in the languages it declares) into a score. */
+export type Recognizer = (files: PageFile[], locales?: readonly string[]) => Promise<Score>;
 
 export const RECOGNIZERS: Record<string, { description: string; recognize: Recognizer }> = {
   engine: {
     description: 'ScoreSight engine (src/recognize) with the committed model, Node, one WebAssembly thread',
-    recognize: (files) => recognizeScore(files),
+    recognize: (files, locales) => recognizeScore(files, { ...(locales ? { locales } : {}) }),
   },
   'empty-baseline': {
     description: 'TRIVIAL BASELINE — no recognition engine yet: returns an empty score for every document',
@@ -52,6 +52,8 @@ interface ManifestEntry {
   id: string;
   category: string;
   pages: number;
+  /** The languages of its text, as a job declares them. */
+  locales?: string[];
   files: { pdf: string; truth: string; scan: string[]; photo: string[] };
 }
 
@@ -82,7 +84,7 @@ export async function runBenchmark(recognizerName: string, only?: string): Promi
       const started = performance.now();
       let predicted: Score;
       try {
-        predicted = await recognizer.recognize(files);
+        predicted = await recognizer.recognize(files, entry.locales);
       } catch (err) {
         // A document the recogniser refuses scores nothing, and the run goes on.
         console.error(`${entry.id} / ${condition}: ${(err as { code?: string }).code ?? ''} ${(err as Error).message}`);
@@ -106,8 +108,23 @@ export async function runBenchmark(recognizerName: string, only?: string): Promi
       });
     }
   }
-  return { table: formatTable(rows), results };
+  // Text is judged where there is text to read: the vocal categories, together, and every document.
+  const textRows: ReportRow[] = [];
+  for (const [name, categories] of TEXT_GROUPS) {
+    for (const condition of CONDITIONS) {
+      const group = results.filter((r) => r.condition === condition && (!categories || categories.includes(r.category)));
+      if (group.length) textRows.push({ category: `${name} / ${condition}`, metrics: aggregate(group.map((r) => r.metrics)), pages: group.reduce((s, r) => s + r.pages, 0) });
+    }
+  }
+  return { table: `${formatTable(rows)}\n\n${formatTextTable(textRows)}`, results };
 }
+
+const TEXT_GROUPS: [string, readonly string[] | undefined][] = [
+  ['voice-piano', ['voice-piano']],
+  ['choir', ['choir']],
+  ['voice-piano + choir', ['voice-piano', 'choir']],
+  ['all', undefined],
+];
 
 /** Peak resident set size of this process so far, in bytes. */
 function peakRss(): number {

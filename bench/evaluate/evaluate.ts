@@ -75,6 +75,12 @@ export interface AggregateMetrics {
   time: Accuracy;
   staves: CountAgreement;
   parts: CountAgreement;
+  /** The title read, word for word (documents whose truth has one). */
+  title: Accuracy;
+  /** Part names, part by part in score order. */
+  partNames: Accuracy;
+  /** Lyric syllables, per part and verse, aligned in order. */
+  lyrics: Accuracy;
 }
 
 /** One document's metrics: the aggregate of a single document, so both combine alike. */
@@ -95,6 +101,7 @@ export function evaluateScore(predicted: Score, truth: Score): ScoreMetrics {
     time: sequenceAccuracy(partSignatures(predicted, timeLabel), partSignatures(truth, timeLabel)),
     staves: agreement(staffTotal(predicted), staffTotal(truth)),
     parts: agreement(predicted.parts.length, truth.parts.length),
+    ...textMetrics(predicted, truth),
   };
 }
 
@@ -121,6 +128,9 @@ export function aggregate(metrics: readonly ScoreMetrics[]): AggregateMetrics {
     time: accuracySum((m) => m.time),
     staves: agreementSum((m) => m.staves),
     parts: agreementSum((m) => m.parts),
+    title: accuracySum((m) => m.title),
+    partNames: accuracySum((m) => m.partNames),
+    lyrics: accuracySum((m) => m.lyrics),
   };
 }
 
@@ -333,4 +343,50 @@ function sequenceAccuracy(predicted: readonly string[][], truth: readonly string
     total += Math.max(p.length, t.length);
   }
   return accuracy(matched, total);
+}
+
+// ---------------------------------------------------------------------------
+// Text: the title, part names and lyrics, compared as printed text. Spacing
+// and the typographic form of quotes and apostrophes are not judged (OCR
+// and engravers differ in them), nor, for lyrics, the punctuation around a
+// syllable; letters and their case are.
+
+function textMetrics(predicted: Score, truth: Score): Pick<ScoreMetrics, 'title' | 'partNames' | 'lyrics'> {
+  const trueTitle = normalText(truth.credits.title ?? '');
+  const title = trueTitle ? accuracy(normalText(predicted.credits.title ?? '') === trueTitle ? 1 : 0, 1) : accuracy(0, 0);
+  const parts = Math.max(predicted.parts.length, truth.parts.length);
+  let names = 0;
+  for (let i = 0; i < Math.min(predicted.parts.length, truth.parts.length); i++) {
+    if (normalText(predicted.parts[i]!.name).toLowerCase() === normalText(truth.parts[i]!.name).toLowerCase()) names++;
+  }
+  const predictedLyrics = lyricLines(predicted);
+  const trueLyrics = lyricLines(truth);
+  const keys = [...new Set([...predictedLyrics.keys(), ...trueLyrics.keys()])];
+  const lyrics = sequenceAccuracy(keys.map((k) => predictedLyrics.get(k) ?? []), keys.map((k) => trueLyrics.get(k) ?? []));
+  return { title, partNames: accuracy(names, parts), lyrics };
+}
+
+function normalText(text: string): string {
+  return text.normalize('NFC').replace(/[‘’`´]/g, "'").replace(/[“”„«»]/g, '"').replace(/\s+/g, ' ').trim();
+}
+
+/** The syllables of each part and verse (`part:verse`), in score order. */
+function lyricLines(score: Score): Map<string, string[]> {
+  const lines = new Map<string, string[]>();
+  score.parts.forEach((part, p) => {
+    for (const measure of part.measures) {
+      // Voices of a measure one after the other: lyrics hang on one voice per staff in practice.
+      for (const voice of measure.voices) {
+        for (const event of voice.events) {
+          if (event.kind !== 'note') continue;
+          for (const lyric of event.lyrics) {
+            const text = normalText(lyric.text).replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+            const key = `${p}:${lyric.verse}`;
+            if (text) lines.set(key, [...(lines.get(key) ?? []), text]);
+          }
+        }
+      }
+    }
+  });
+  return lines;
 }

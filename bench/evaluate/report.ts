@@ -9,7 +9,7 @@ export interface ReportRow {
   pages: number;
 }
 
-const HEADERS = ['category', 'docs', 'pages', 'strict P', 'strict R', 'strict F1', 'loose F1', 'measure err', 'clef', 'key', 'time', 'staves', 'parts', 's/page'];
+const HEADERS = ['category', 'docs', 'pages', 'strict P', 'strict R', 'strict F1', 'loose F1', 'measure err', 'clef', 'key', 'time', 'staves', 'parts', 'title', 'part names', 'lyrics', 's/page'];
 
 /**
  * A table with a row per category and a final `all` row. The `all` row
@@ -42,9 +42,24 @@ function cells({ category, metrics: m, secondsPerPage, pages }: ReportRow): stri
     category,
     String(m.documents),
     String(pages),
-    ...[m.strict.precision, m.strict.recall, m.strict.f1, m.loose.f1, m.measures.error, m.clef.accuracy, m.key.accuracy, m.time.accuracy, m.staves.accuracy, m.parts.accuracy].map(
+    ...[m.strict.precision, m.strict.recall, m.strict.f1, m.loose.f1, m.measures.error, m.clef.accuracy, m.key.accuracy, m.time.accuracy, m.staves.accuracy, m.parts.accuracy, m.title.accuracy, m.partNames.accuracy, m.lyrics.accuracy].map(
       (value) => value.toFixed(3),
     ),
     secondsPerPage === undefined ? '-' : secondsPerPage.toFixed(3),
   ];
+}
+
+const TEXT_HEADERS = ['text', 'docs', 'title', 'part names', 'lyric syllables'];
+
+/**
+ * The text metrics on their own (title exact match, part-name match, lyric
+ * syllables), one row per group of documents and condition, with the counts
+ * behind each ratio.
+ */
+export function formatTextTable(rows: readonly ReportRow[]): string {
+  const cell = (a: { matched: number; total: number; accuracy: number }) => (a.total ? `${a.accuracy.toFixed(3)} (${a.matched}/${a.total})` : '-');
+  const lines = rows.map(({ category, metrics: m }) => [category, String(m.documents), cell(m.title), cell(m.partNames), cell(m.lyrics)]);
+  const widths = TEXT_HEADERS.map((header, c) => Math.max(header.length, ...lines.map((line) => line[c]!.length)));
+  const format = (line: readonly string[]) => line.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [format(TEXT_HEADERS), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
 }

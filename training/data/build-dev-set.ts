@@ -43,6 +43,7 @@ export interface DevManifestEntry {
   source: string;
   parts?: DevDocument['parts'];
   measures: DevDocument['measures'];
+  locales?: DevDocument['locales'];
   licence: string;
   pages: number;
   files: { pdf: string; truth: string; scan: string[]; photo: string[] };
@@ -140,6 +141,7 @@ export function buildDocument(doc: DevDocument): DevManifestEntry {
       source: doc.source,
       ...(doc.parts && { parts: doc.parts }),
       measures: doc.measures,
+      ...(doc.locales && { locales: doc.locales }),
       licence: LICENCES[folder] ?? 'see the corpus folder',
       pages: scans.length,
       files: { pdf: `${doc.id}/score.pdf`, truth: `${doc.id}/truth.musicxml`, scan: scans.map((s) => `${doc.id}/${s}`), photo: photos.map((p) => `${doc.id}/${p}`) },

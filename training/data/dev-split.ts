@@ -28,6 +28,8 @@ export interface DevDocument {
   /** Measure range by index, [from, to). */
   measures: readonly [number, number];
   engraver: Engraver;
+  /** Languages of its text (lyrics, title), as a job would declare them; English when absent. */
+  locales?: readonly string[];
 }
 
 const L = (file: string) => `lieder/${file}.mxl`;
@@ -54,27 +56,27 @@ const BRAHMS_3 = (n: number) => O(`Brahms,_Johannes__Symphony_No.3,_Op.90__${n}_
 
 export const DEV_DOCUMENTS: readonly DevDocument[] = [
   // One line: a voice with lyrics, string and wind parts (the clarinet transposes).
-  { id: 'mono-damask-rose-voice', category: 'monophonic', source: DAMASK_ROSE, parts: [0], measures: [0, 28], engraver: 'musescore' },
-  { id: 'mono-aubade-voice', category: 'monophonic', source: AUBADE, parts: [0], measures: [0, 32], engraver: 'lilypond' },
+  { id: 'mono-damask-rose-voice', category: 'monophonic', source: DAMASK_ROSE, parts: [0], measures: [0, 28], engraver: 'musescore', locales: ['en'] },
+  { id: 'mono-aubade-voice', category: 'monophonic', source: AUBADE, parts: [0], measures: [0, 32], engraver: 'lilypond', locales: ['fr'] },
   { id: 'mono-haydn104-violin1', category: 'monophonic', source: HAYDN_104, parts: [0], measures: [16, 64], engraver: 'musescore' },
   { id: 'mono-schubert5-cello', category: 'monophonic', source: SCHUBERT_5, parts: [10], measures: [0, 48], engraver: 'lilypond' },
   { id: 'mono-brahms3-clarinet', category: 'monophonic', source: BRAHMS_3(2), parts: [4], measures: [0, 40], engraver: 'musescore' },
   // Piano: the accompaniment alone, two staves.
-  { id: 'piano-il-pleure', category: 'piano', source: IL_PLEURE, parts: ['keyboard.'], measures: [0, 16], engraver: 'musescore' },
-  { id: 'piano-sur-la-plage', category: 'piano', source: SUR_LA_PLAGE, parts: ['keyboard.'], measures: [0, 16], engraver: 'lilypond' },
-  { id: 'piano-kindertotenlieder', category: 'piano', source: KINDERTOTEN, parts: ['keyboard.'], measures: [0, 16], engraver: 'musescore' },
-  { id: 'piano-fischermadchen', category: 'piano', source: FISCHERMADCHEN, parts: ['keyboard.'], measures: [0, 16], engraver: 'lilypond' },
+  { id: 'piano-il-pleure', category: 'piano', source: IL_PLEURE, parts: ['keyboard.'], measures: [0, 16], engraver: 'musescore', locales: ['fr'] },
+  { id: 'piano-sur-la-plage', category: 'piano', source: SUR_LA_PLAGE, parts: ['keyboard.'], measures: [0, 16], engraver: 'lilypond', locales: ['fr'] },
+  { id: 'piano-kindertotenlieder', category: 'piano', source: KINDERTOTEN, parts: ['keyboard.'], measures: [0, 16], engraver: 'musescore', locales: ['de'] },
+  { id: 'piano-fischermadchen', category: 'piano', source: FISCHERMADCHEN, parts: ['keyboard.'], measures: [0, 16], engraver: 'lilypond', locales: ['de'] },
   // Voice and piano with lyrics: German, French, English.
-  { id: 'vp-morgengruss', category: 'voice-piano', source: MULLERIN, measures: [0, 14], engraver: 'musescore' },
-  { id: 'vp-amoroso', category: 'voice-piano', source: AMOROSO, measures: [0, 14], engraver: 'lilypond' },
-  { id: 'vp-queen-marys-song', category: 'voice-piano', source: QUEEN_MARY, measures: [0, 14], engraver: 'musescore' },
-  { id: 'vp-botschaft', category: 'voice-piano', source: BOTSCHAFT, measures: [0, 14], engraver: 'lilypond' },
-  { id: 'vp-rheinlegendchen', category: 'voice-piano', source: RHEINLEGENDCHEN, measures: [0, 14], engraver: 'musescore' },
+  { id: 'vp-morgengruss', category: 'voice-piano', source: MULLERIN, measures: [0, 14], engraver: 'musescore', locales: ['de'] },
+  { id: 'vp-amoroso', category: 'voice-piano', source: AMOROSO, measures: [0, 14], engraver: 'lilypond', locales: ['fr', 'en'] },
+  { id: 'vp-queen-marys-song', category: 'voice-piano', source: QUEEN_MARY, measures: [0, 14], engraver: 'musescore', locales: ['en'] },
+  { id: 'vp-botschaft', category: 'voice-piano', source: BOTSCHAFT, measures: [0, 14], engraver: 'lilypond', locales: ['de'] },
+  { id: 'vp-rheinlegendchen', category: 'voice-piano', source: RHEINLEGENDCHEN, measures: [0, 14], engraver: 'musescore', locales: ['de'] },
   // Choir: SATB a cappella, German and English.
-  { id: 'choir-englische-gruss', category: 'choir', source: ENGLISCHE_GRUSS, measures: [0, 16], engraver: 'musescore' },
-  { id: 'choir-jager', category: 'choir', source: JAGER, measures: [0, 16], engraver: 'lilypond' },
-  { id: 'choir-gartenlied', category: 'choir', source: GARTENLIED, measures: [0, 16], engraver: 'musescore' },
-  { id: 'choir-glee', category: 'choir', source: GLEE, measures: [0, 16], engraver: 'lilypond' },
+  { id: 'choir-englische-gruss', category: 'choir', source: ENGLISCHE_GRUSS, measures: [0, 16], engraver: 'musescore', locales: ['de'] },
+  { id: 'choir-jager', category: 'choir', source: JAGER, measures: [0, 16], engraver: 'lilypond', locales: ['de'] },
+  { id: 'choir-gartenlied', category: 'choir', source: GARTENLIED, measures: [0, 16], engraver: 'musescore', locales: ['de'] },
+  { id: 'choir-glee', category: 'choir', source: GLEE, measures: [0, 16], engraver: 'lilypond', locales: ['en'] },
   // Chamber: the string section of a symphony as a string quartet (double bass dropped).
   { id: 'chamber-haydn104-a', category: 'chamber', source: HAYDN_104, parts: ['strings.violin', 'strings.viola', 'strings.cello'], measures: [0, 16], engraver: 'musescore' },
   { id: 'chamber-haydn104-b', category: 'chamber', source: HAYDN_104, parts: ['strings.violin', 'strings.viola', 'strings.cello'], measures: [16, 36], engraver: 'lilypond' },
