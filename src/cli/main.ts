@@ -30,7 +30,9 @@ Usage:
       Recognises the given PDF, PNG and JPEG files as the pages of one score
       and writes it as <dir>/<name>.<ext> for each format (musicxml by
       default), <name> being the first file's name. --locale names the
-      language of the lyrics (BCP 47, e.g. de, en-GB).
+      language of the lyrics and title (BCP 47, e.g. de, en-GB; English by
+      default); text in a language without installed data is read as well
+      as its script allows.
   scoresight convert <score.musicxml|score.mxl> --out <dir> [--formats musicxml,mxl,midi]
       Reads a MusicXML or compressed MusicXML score and writes it in the given
       formats as <dir>/<name>.<ext> (musicxml by default).
@@ -144,7 +146,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
       io.stderr(`recognize takes one or more page files and --out <dir>.\n\n${USAGE}`);
       return 2;
     }
-    return recognize(inputs, values.out, formats, io);
+    return recognize(inputs, values.out, formats, io, values.locale);
   }
   if (inputs.length !== 1 || !values.out) {
     io.stderr(`convert takes one score and --out <dir>.\n\n${USAGE}`);
@@ -218,7 +220,7 @@ function isLocale(value: string): boolean {
   return /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(value);
 }
 
-async function recognize(inputs: string[], outDir: string, formats: string[], io: CliIO): Promise<number> {
+async function recognize(inputs: string[], outDir: string, formats: string[], io: CliIO, locale?: string): Promise<number> {
   const files = [];
   for (const input of inputs) {
     try {
@@ -235,6 +237,7 @@ async function recognize(inputs: string[], outDir: string, formats: string[], io
     // Progress on a terminal only: a script capturing stderr gets no carriage-return noise.
     const tty = process.stderr.isTTY === true && io === consoleIO;
     const score = await recognizeScore(files, {
+      ...(locale ? { locales: [locale] } : {}),
       onFirstPage: (raster) => (firstPage = raster),
       onProgress: ({ page, stage }) => {
         if (tty) io.stderr(`\rpage ${page + 1}: ${STAGE_LABEL[stage]}\u001b[K`);

@@ -504,7 +504,9 @@ class LocalEngine implements ScoreSightClient {
       );
       const total = record.files.reduce((n, f) => n + f.pages, 0);
       const outcome = await this.pool.recognize(
-        { files, ...(this.options.dpi ? { dpi: this.options.dpi } : {}) },
+        // Text is read in the job's languages; a details submission's mainLanguage, kept on the record, leads
+        // them when the job is recognised again (a resumed job): lyrics are read once, before the review.
+        { files, ...(this.options.dpi ? { dpi: this.options.dpi } : {}), locales: jobLocales(record) },
         {
           beforePage: async (page) => {
             const current = this.jobs.get(jobId);
@@ -744,4 +746,10 @@ function validateCreateBody(body: CreateJobBody): void {
 export function newId(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return `${prefix}_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** The languages a job's text is read in: the reviewed main language first, then the declared locales. */
+function jobLocales(record: JobRecord): string[] {
+  const locales = [...(record.mainLanguage ? [record.mainLanguage] : []), ...record.job.locales];
+  return [...new Set(locales)];
 }

@@ -23,6 +23,8 @@ export interface RecognitionRequest {
   files: InputFile[];
   /** Resolution PDF pages are rendered at; the recognition default when absent. */
   dpi?: number;
+  /** Languages of the text, main language first (src/text/locale-languages.ts); English when absent. */
+  locales?: string[];
 }
 
 /**

@@ -20,13 +20,14 @@ import type { RecognitionApi } from './recognition-api.js';
 
 export function createRecognitionService(): RecognitionApi {
   return {
-    async recognize({ files, dpi }, events) {
+    async recognize({ files, dpi, locales }, events) {
       let thumbnail: Uint8Array = new Uint8Array(0);
       let pageCount = 0;
       const notices: Promise<void>[] = [];
       try {
         const score = await recognizeScore(files, {
           dpi,
+          ...(locales ? { locales } : {}),
           // Every run that returns a score saw a first page, so the thumbnail is always replaced.
           onFirstPage: (raster) => void (thumbnail = writeThumbnail(raster)),
           beforePage: async (page) => {
