@@ -9,7 +9,7 @@ export interface ReportRow {
   pages: number;
 }
 
-const HEADERS = ['category', 'docs', 'pages', 'strict P', 'strict R', 'strict F1', 'loose F1', 'measure err', 'clef', 'key', 'time', 'staves', 'parts', 'title', 'part names', 'lyrics', 's/page'];
+const HEADERS = ['category', 'docs', 'pages', 'strict P', 'strict R', 'strict F1', 'loose F1', 'measure err', 'clef', 'key', 'time', 'staves', 'parts', 's/page'];
 
 /**
  * A table with a row per category and a final `all` row. The `all` row
@@ -42,7 +42,7 @@ function cells({ category, metrics: m, secondsPerPage, pages }: ReportRow): stri
     category,
     String(m.documents),
     String(pages),
-    ...[m.strict.precision, m.strict.recall, m.strict.f1, m.loose.f1, m.measures.error, m.clef.accuracy, m.key.accuracy, m.time.accuracy, m.staves.accuracy, m.parts.accuracy, m.title.accuracy, m.partNames.accuracy, m.lyrics.accuracy].map(
+    ...[m.strict.precision, m.strict.recall, m.strict.f1, m.loose.f1, m.measures.error, m.clef.accuracy, m.key.accuracy, m.time.accuracy, m.staves.accuracy, m.parts.accuracy].map(
       (value) => value.toFixed(3),
     ),
     secondsPerPage === undefined ? '-' : secondsPerPage.toFixed(3),

@@ -20,6 +20,7 @@ import jpeg from 'jpeg-js';
 import { writeMusicXml } from '../../src/exports/musicxml.js';
 import { encodePng } from '../../src/image/png-encode.js';
 import type { Raster } from '../../src/image/raster.js';
+import type { Score } from '../../src/score/model.js';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
 import { degradePhoto, degradeScan } from './degrade.js';
 import { DEV_DOCUMENTS, type DevDocument } from './dev-split.js';
@@ -70,7 +71,7 @@ function run(cmd: string, args: string[], cwd: string): void {
   execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' }, timeout: 120_000 });
 }
 
-function engrave(doc: DevDocument, musicxml: string, work: string): Buffer {
+function engrave(doc: Pick<DevDocument, 'engraver'>, musicxml: string, work: string): Buffer {
   writeFileSync(join(work, 'truth.musicxml'), musicxml);
   if (doc.engraver === 'musescore') {
     // MuseScore keeps the file's staff size and does not shrink a system to fit the page: a system
@@ -108,10 +109,30 @@ function encodeJpeg(image: Raster, quality: number): Uint8Array {
 
 export function buildDocument(doc: DevDocument): DevManifestEntry {
   const source = readMusicXml(new Uint8Array(readFileSync(join(CORPUS, doc.source))));
-  const truth = excerpt(source, doc);
+  const { pages, files } = engraveDocument(doc, excerpt(source, doc), DEV_SET_DIR);
+  const folder = doc.source.split('/')[0]!;
+  return {
+    id: doc.id,
+    category: doc.category,
+    engraver: doc.engraver,
+    source: doc.source,
+    ...(doc.parts && { parts: doc.parts }),
+    measures: doc.measures,
+    ...(doc.locales && { locales: doc.locales }),
+    licence: LICENCES[folder] ?? 'see the corpus folder',
+    pages,
+    files,
+  };
+}
+
+/**
+ * Writes a document's truth, engraves it and degrades its pages into
+ * `<dir>/<id>/`: score.pdf, truth.musicxml, scan-N and photo-N.
+ */
+export function engraveDocument(doc: Pick<DevDocument, 'id' | 'engraver'>, truth: Score, dir: string): Pick<DevManifestEntry, 'pages' | 'files'> {
   const xml = writeMusicXml(truth, { encodingDate: '2026-11-21' });
   const work = mkdtempSync(join(tmpdir(), `devset-${doc.id}-`));
-  const out = join(DEV_SET_DIR, doc.id);
+  const out = join(dir, doc.id);
   try {
     const pdf = engrave(doc, xml, work);
     rmSync(out, { recursive: true, force: true });
@@ -133,16 +154,7 @@ export function buildDocument(doc: DevDocument): DevManifestEntry {
       writeFileSync(join(out, name), encodeJpeg(degradePhoto(page, seed + 1000 + i).image, PHOTO_JPEG_QUALITY));
       return name;
     });
-    const folder = doc.source.split('/')[0]!;
     return {
-      id: doc.id,
-      category: doc.category,
-      engraver: doc.engraver,
-      source: doc.source,
-      ...(doc.parts && { parts: doc.parts }),
-      measures: doc.measures,
-      ...(doc.locales && { locales: doc.locales }),
-      licence: LICENCES[folder] ?? 'see the corpus folder',
       pages: scans.length,
       files: { pdf: `${doc.id}/score.pdf`, truth: `${doc.id}/truth.musicxml`, scan: scans.map((s) => `${doc.id}/${s}`), photo: photos.map((p) => `${doc.id}/${p}`) },
     };
