@@ -133,9 +133,8 @@ export async function openOcr(locales: readonly string[]): Promise<OcrReader | u
   const failure = new Promise<never>((_, reject) => (failed = reject));
   failure.catch(() => {});
   try {
-    const tesseract = await import('tesseract.js');
-    const { createWorker, OEM } = (tesseract as unknown as { default?: typeof tesseract }).default ?? tesseract;
     const base = env.tesseractBase?.endsWith('/') ? env.tesseractBase : `${env.tesseractBase ?? ''}/`;
+    const { createWorker, OEM } = await loadTesseract(base);
     const worker = await Promise.race([
       createWorker(choice.languages.join('+'), OEM.LSTM_ONLY, {
         langPath: folder.base,
@@ -181,6 +180,23 @@ export async function openOcr(locales: readonly string[]): Promise<OcrReader | u
     return undefined;
   }
 }
+
+type Tesseract = typeof import('tesseract.js');
+
+/**
+ * tesseract.js itself: the package in Node; in browsers its ES module build
+ * (`tesseract.esm.min.js`) from env.tesseractBase, beside `worker.min.js`
+ * and tesseract.js-core's `*.wasm.js` files. The specifiers are computed so
+ * that bundlers leave tesseract.js out of the library's bundles: it is
+ * loaded only when text is read.
+ */
+async function loadTesseract(base: string): Promise<Tesseract> {
+  const specifier = isNode ? TESSERACT_PACKAGE : `${base}tesseract.esm.min.js`;
+  const module = (await import(/* @vite-ignore */ /* webpackIgnore: true */ specifier)) as Tesseract & { default?: Tesseract };
+  return module.default ?? module;
+}
+
+const TESSERACT_PACKAGE = 'tesseract.js';
 
 /** A gray image as binary PGM, which tesseract's Leptonica reads without a codec. */
 export function encodePgm(image: GrayImage): Uint8Array {
