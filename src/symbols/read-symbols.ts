@@ -195,8 +195,13 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const repeatDots = placed(['repeatDot'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 1);
   const barlines = classComponents(map, idx(['barline']), 4).flatMap((c) => {
     const covered = staves.flatMap((staff, i) => (coversStaff(c, staff, space) ? [i] : []));
-    if (!covered.length || c.x1 - c.x0 > space * 1.2) return [];
-    return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x: (c.x0 + c.x1) / 2, thickness: strokeWidth(c, map), confidence: c.confidence, staves: covered }];
+    if (!covered.length) return [];
+    // A barline is a thin upright stroke. On a photo it leans, and one drawn through a grand staff is
+    // tall, so its box grows wide: the stroke's own width and its lean are what tell.
+    const thickness = strokeWidth(c, map);
+    const lean = (c.x1 - c.x0 - thickness) / (c.y1 - c.y0);
+    if (thickness > space * 1.2 || c.x1 - c.x0 > space * 1.2 + (c.y1 - c.y0) * 0.2 || lean > 0.2) return [];
+    return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x: (c.x0 + c.x1) / 2, thickness, confidence: c.confidence, staves: covered }];
   });
   // On a blurred or bent page the model calls some barlines stems: a "stem" that spans its staff
   // from the top line to the bottom line, no further, with no notehead at either end, is a barline.
