@@ -1,9 +1,12 @@
 /**
  * `npm run bench:speed` — seconds per page of the whole recognition (decoding,
- * preparation, staves, segmentation, symbols, assembly, score) in Node with
- * one WebAssembly thread, page by page over the dev set:
+ * preparation, staves, segmentation, symbols, assembly, text, score) in Node
+ * with one WebAssembly thread, page by page over the dev set:
  *
- *   npm run bench:speed [-- --condition scan|photo|clean]
+ *   npm run bench:speed [-- --condition scan|photo|clean] [--without-text]
+ *
+ * Text is read in each document's locales with one OCR worker per document,
+ * as a job does; its start counts in the first page's time.
  *
  * `clean` renders each PDF page at the recognition resolution (200 dpi). Prints the median, the slowest
  * page and the process's peak resident memory (the model sessions included).
@@ -16,16 +19,20 @@ import { decodePages } from '../src/input/decode-pages.js';
 import { recognizePage } from '../src/recognize/recognize-page.js';
 import { RECOGNITION_PDF_DPI } from '../src/recognize/recognize-score.js';
 import { buildScore } from '../src/assembly/build-score.js';
+import { applyText } from '../src/text/apply-text.js';
+import { openOcr } from '../src/text/ocr.js';
+import type { PageText } from '../src/text/page-text.js';
 
 const DEV_SET = resolve(import.meta.dirname, 'dev-set');
 
 interface Entry {
   id: string;
+  locales?: string[];
   files: { pdf: string; scan: string[]; photo: string[] };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { condition: { type: 'string', default: 'scan' } } });
+  const { values } = parseArgs({ options: { condition: { type: 'string', default: 'scan' }, 'without-text': { type: 'boolean', default: false } } });
   const condition = values.condition as 'scan' | 'photo' | 'clean';
   const manifest = JSON.parse(readFileSync(join(DEV_SET, 'manifest.json'), 'utf8')) as { documents: Entry[] };
   const seconds: number[] = [];
@@ -35,10 +42,12 @@ async function main(): Promise<void> {
     const files = paths.map((p) => ({ filename: p, data: new Uint8Array(readFileSync(join(DEV_SET, p))) }));
     let started = performance.now();
     let page = 0;
+    const text = values['without-text'] ? undefined : { ocr: openOcr(doc.locales ?? ['en']), pages: [] as PageText[] };
     // Each page is timed from the moment the previous one finished: its decoding counts.
     for await (const { raster } of decodePages(files, { dpi: RECOGNITION_PDF_DPI })) {
       try {
-        buildScore(await recognizePage(raster, page));
+        const score = buildScore(await recognizePage(raster, page, undefined, text));
+        if (text) applyText(score, text.pages.splice(0));
       } catch (err) {
         if (!(err instanceof OmrError)) throw err;
         failures.push(`${doc.id} page ${page + 1}: ${err.code}`);
@@ -47,11 +56,12 @@ async function main(): Promise<void> {
       started = performance.now();
       page++;
     }
+    await (await text?.ocr)?.close();
   }
   if (failures.length) console.log(`failed pages:\n  ${failures.join('\n  ')}`);
   const sorted = [...seconds].sort((a, b) => a - b);
   const peak = process.resourceUsage().maxRSS * 1024;
-  console.log(`${seconds.length} ${condition} pages: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} s/page, slowest ${sorted[sorted.length - 1]!.toFixed(2)} s, peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`);
+  console.log(`${seconds.length} ${condition} pages${values['without-text'] ? ' (text not read)' : ''}: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} s/page, slowest ${sorted[sorted.length - 1]!.toFixed(2)} s, peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`);
 }
 
 await main();
