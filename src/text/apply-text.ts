@@ -75,8 +75,9 @@ function applyPartNames(parts: Part[], page: PageText): void {
         continue;
       }
       part.name = text;
+      // A near miss (a misread or cut-off name) says too little to replace the layout's guess.
       const match = matchInstrumentName(text);
-      if (!match) continue;
+      if (!match || match.confidence === 'low') continue;
       const { instrument } = match;
       part.instrumentId = instrument.id;
       part.midiProgram = instrument.midiProgram;
