@@ -24,16 +24,35 @@ export function systemMeasures(staffIndices: readonly number[], staves: readonly
   const members = new Set(staffIndices);
   const candidates = barlines.filter((b) => b.staves.some((s) => members.has(s))).sort((a, b) => a.x - b.x);
 
-  // Pool by x: one cluster per barline position, remembering which staves it was seen on.
-  const clusters: { lines: BarlineSymbol[]; staves: Set<number> }[] = [];
-  for (const line of candidates) {
-    const last = clusters[clusters.length - 1];
-    const lastX = last ? last.lines[last.lines.length - 1]!.x : -Infinity;
-    if (last && line.x - lastX < space * 0.5) {
-      last.lines.push(line);
-      for (const s of line.staves) if (members.has(s)) last.staves.add(s);
-    } else clusters.push({ lines: [line], staves: new Set(line.staves.filter((s) => members.has(s))) });
+  // Pool by x: one cluster per barline position, remembering which staves it was seen on. Going down
+  // the system staff by staff, a line joins the cluster it continues. On a photo the barlines lean,
+  // so a line is looked for where the system's lean puts it, not straight below.
+  const rank = new Map(staffIndices.map((s, k) => [s, k]));
+  const ranks = (line: BarlineSymbol) => line.staves.filter((s) => members.has(s)).map((s) => rank.get(s)!);
+  const centreY = (line: BarlineSymbol) => (line.y0 + line.y1) / 2;
+  const slope = systemLean(candidates, ranks, centreY, space);
+  const clusters: { lines: BarlineSymbol[]; staves: Set<number>; x: number; y: number; rank: number }[] = [];
+  for (const line of [...candidates].sort((a, b) => Math.min(...ranks(a)) - Math.min(...ranks(b)) || a.x - b.x)) {
+    const r = Math.min(...ranks(line));
+    let best: (typeof clusters)[number] | undefined;
+    let bestOff = Infinity;
+    for (const cluster of clusters) {
+      if (cluster.rank >= r) continue; // strokes on one staff are separate (double barlines)
+      const off = Math.abs(line.x - (cluster.x + slope * (centreY(line) - cluster.y)));
+      if (off < space * (0.5 + 0.15 * (r - cluster.rank)) && off < bestOff) {
+        best = cluster;
+        bestOff = off;
+      }
+    }
+    if (best) {
+      best.lines.push(line);
+      for (const s of line.staves) if (members.has(s)) best.staves.add(s);
+      Object.assign(best, { x: line.x, y: centreY(line), rank: Math.max(...ranks(line)) });
+    } else {
+      clusters.push({ lines: [line], staves: new Set(line.staves.filter((s) => members.has(s))), x: line.x, y: centreY(line), rank: Math.max(...ranks(line)) });
+    }
   }
+  clusters.sort((a, b) => mean(a.lines.map((l) => l.x)) - mean(b.lines.map((l) => l.x)));
   const needed = Math.max(1, Math.ceil(staffIndices.length / 2));
   const kept = clusters.filter((c) => c.staves.size >= needed);
 
@@ -98,4 +117,32 @@ function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], 
 
 function mean(values: readonly number[]): number {
   return values.reduce((s, v) => s + v, 0) / values.length;
+}
+
+/**
+ * How much the system's barlines lean (dx per dy): the most common slope
+ * between candidate lines on neighbouring staves. Zero on a scan or a PDF.
+ */
+function systemLean(lines: readonly BarlineSymbol[], ranks: (l: BarlineSymbol) => number[], centreY: (l: BarlineSymbol) => number, space: number): number {
+  const votes = new Map<number, number>();
+  for (const a of lines) {
+    const ra = Math.max(...ranks(a));
+    for (const b of lines) {
+      if (Math.min(...ranks(b)) !== ra + 1) continue;
+      const dy = centreY(b) - centreY(a);
+      const dx = b.x - a.x;
+      if (dy <= 0 || Math.abs(dx) > space * 2.5) continue;
+      const bin = Math.round((dx / dy) * 100);
+      for (const near of [bin - 1, bin, bin + 1]) votes.set(near, (votes.get(near) ?? 0) + (near === bin ? 2 : 1));
+    }
+  }
+  let best = 0;
+  let bestVotes = 0;
+  for (const [bin, count] of votes) {
+    if (count > bestVotes || (count === bestVotes && Math.abs(bin) < Math.abs(best))) {
+      best = bin;
+      bestVotes = count;
+    }
+  }
+  return best / 100;
 }

@@ -193,7 +193,8 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
   const repeatDots = placed(['repeatDot'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 1);
-  const barlines = classComponents(map, idx(['barline']), 4).flatMap((c) => {
+  const barlineParts = classComponents(map, idx(['barline']), 1);
+  const barlines = barlineParts.filter((c) => c.area >= 4).flatMap((c) => {
     const covered = staves.flatMap((staff, i) => (coversStaff(c, staff, space) ? [i] : []));
     if (!covered.length) return [];
     // A barline is a thin upright stroke. On a photo it leans, and one drawn through a grand staff is
@@ -203,6 +204,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     if (thickness > space * 1.2 || c.x1 - c.x0 > space * 1.2 + (c.y1 - c.y0) * 0.2 || lean > 0.2) return [];
     return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x: (c.x0 + c.x1) / 2, thickness, confidence: c.confidence, staves: covered }];
   });
+  barlines.push(...pieceTogetherBarlines(barlineParts, barlines, staves, map, space));
   // On a blurred or bent page the model calls some barlines stems: a "stem" that spans its staff
   // from the top line to the bottom line, no further, with no notehead at either end, is a barline.
   const headless = stems.filter((stem) => {
@@ -424,4 +426,54 @@ function clefPieces(c: Component, staves: readonly Staff[], map: ClassMap, space
     const one = piece(s.i, y0, y1);
     return one ? [one] : [];
   });
+}
+
+/**
+ * On a blurred or photographed page the model often labels a barline in
+ * pieces, broken where it crosses staff lines. Thin pieces near one staff
+ * that stand in one column and together span the staff from its top line to
+ * its bottom line, with no long gap, are a barline.
+ */
+function pieceTogetherBarlines(parts: readonly Component[], found: readonly BarlineSymbol[], staves: readonly Staff[], map: ClassMap, space: number): BarlineSymbol[] {
+  const byStaff = new Map<number, Component[]>();
+  for (const c of parts) {
+    if (c.x1 - c.x0 > space * 0.9 || staves.some((staff) => coversStaff(c, staff, space))) continue;
+    const staff = nearestStaff(staves, (c.x0 + c.x1) / 2, (c.y0 + c.y1) / 2);
+    if (staff >= 0) byStaff.set(staff, [...(byStaff.get(staff) ?? []), c]);
+  }
+  const made: BarlineSymbol[] = [];
+  for (const [i, pieces] of byStaff) {
+    const staff = staves[i]!;
+    const columns: Component[][] = [];
+    for (const c of [...pieces].sort((a, b) => a.x0 - b.x0)) {
+      const column = columns.find((col) => Math.abs(centre(col[0]!)[0] - centre(c)[0]) < space * 0.6);
+      if (column) column.push(c);
+      else columns.push([c]);
+    }
+    for (const column of columns) {
+      const spans = column
+        .map((c) => [staffPosition(staff, centre(c)[0], c.y0), staffPosition(staff, centre(c)[0], c.y1)] as const)
+        .sort((a, b) => a[0] - b[0]);
+      let reach = spans[0]![0];
+      if (reach > 1) continue;
+      let whole = true;
+      for (const [top, bottom] of spans) {
+        if (top > reach + 2) whole = false; // a gap of more than a space
+        reach = Math.max(reach, bottom);
+      }
+      const x = column.reduce((sum, c) => sum + centre(c)[0], 0) / column.length;
+      if (!whole || reach < 7 || found.some((b) => b.staves.includes(i) && Math.abs(b.x - x) < space)) continue;
+      made.push({
+        x0: Math.min(...column.map((c) => c.x0)),
+        x1: Math.max(...column.map((c) => c.x1)),
+        y0: Math.min(...column.map((c) => c.y0)),
+        y1: Math.max(...column.map((c) => c.y1)),
+        x,
+        thickness: Math.max(...column.map((c) => strokeWidth(c, map))),
+        confidence: (column.reduce((sum, c) => sum + c.confidence, 0) / column.length) * 0.9,
+        staves: [i],
+      });
+    }
+  }
+  return made;
 }
