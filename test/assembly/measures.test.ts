@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { systemMeasures } from '../../src/assembly/measures.js';
+import type { Staff } from '../../src/staves/detect-staves.js';
+import type { BarlineSymbol } from '../../src/symbols/read-symbols.js';
+
+const SPACE = 12;
+
+/** A straight staff with its top line at `top`. */
+function staff(top: number): Staff {
+  return { xs: [0, 1000], lines: [0, 1, 2, 3, 4].map((l) => [top + l * SPACE, top + l * SPACE]), x0: 0, x1: 1000, space: SPACE };
+}
+
+function barline(index: number, top: number, x: number): BarlineSymbol {
+  return { x0: x - 1, x1: x + 1, y0: top, y1: top + 4 * SPACE, x, thickness: 2, confidence: 0.9, staves: [index] };
+}
+
+/** A system of four staves 100 px apart, barlines drawn at `xs` on the top staff, leaning `lean` px per staff below. */
+function system(xs: number[], lean: number) {
+  const tops = [0, 100, 200, 300];
+  const staves = tops.map(staff);
+  const barlines = tops.flatMap((top, i) => xs.map((x) => barline(i, top, x + lean * i)));
+  return systemMeasures([0, 1, 2, 3], staves, barlines, [], SPACE);
+}
+
+describe('measures of a system', () => {
+  it('are cut at the barlines seen on the staves', () => {
+    const measures = system([300, 600], 0);
+    expect(measures.bounds).toHaveLength(4);
+    expect(measures.bounds[1]).toBeCloseTo(300, 0);
+    expect(measures.bounds[2]).toBeCloseTo(600, 0);
+  });
+
+  it('follow barlines that lean from staff to staff, as on a photo', () => {
+    // Ten pixels a staff: the bottom staff's line is 30 px (2.5 spaces) off the top one's.
+    const measures = system([300, 600], 10);
+    expect(measures.bounds).toHaveLength(4);
+    expect(measures.bounds[1]).toBeCloseTo(315, 0);
+  });
+
+  it('ignore a line seen on one staff of four (a stem taken for a barline)', () => {
+    const staves = [0, 100, 200, 300].map(staff);
+    const measures = systemMeasures([0, 1, 2, 3], staves, [barline(2, 200, 450)], [], SPACE);
+    expect(measures.bounds).toHaveLength(2);
+  });
+});
