@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OmrError } from '../src/errors.js';
 import { decodePages } from '../src/input/decode-pages.js';
-import { recognizePage } from '../src/recognize/recognize-page.js';
+import { recognizePage, type PageTextSink } from '../src/recognize/recognize-page.js';
 import { RECOGNITION_PDF_DPI } from '../src/recognize/recognize-score.js';
 import { buildScore } from '../src/assembly/build-score.js';
 import { applyText } from '../src/text/apply-text.js';
@@ -42,11 +42,12 @@ async function main(): Promise<void> {
     const files = paths.map((p) => ({ filename: p, data: new Uint8Array(readFileSync(join(DEV_SET, p))) }));
     let started = performance.now();
     let page = 0;
-    const text = values['without-text'] ? undefined : { ocr: openOcr(doc.locales ?? ['en']), pages: [] as PageText[] };
+    const text: PageTextSink | undefined = values['without-text'] ? undefined : { ocr: openOcr(doc.locales ?? ['en']), pages: [] as PageText[] };
     // Each page is timed from the moment the previous one finished: its decoding counts.
     for await (const { raster } of decodePages(files, { dpi: RECOGNITION_PDF_DPI })) {
       try {
         const score = buildScore(await recognizePage(raster, page, undefined, text));
+        await text?.pending;
         if (text) applyText(score, text.pages.splice(0));
       } catch (err) {
         if (!(err instanceof OmrError)) throw err;

@@ -24,6 +24,8 @@ export type PageStage = 'prepared' | 'staves' | 'symbols' | 'assembled';
 export interface PageTextSink {
   ocr: Promise<OcrReader | undefined>;
   pages: PageText[];
+  /** The page whose text is being read; settles when it is (never rejects). */
+  pending?: Promise<void>;
 }
 
 export async function recognizePage(raster: Raster, page: number, onStage?: (stage: PageStage) => void, text?: PageTextSink): Promise<SystemReading[]> {
@@ -35,14 +37,16 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   const map = await segmentSymbols(prepared.gray, staves);
   const symbols = readSymbols(map, staves, CANONICAL_STAFF_SPACE);
   onStage?.('symbols');
+  if (text) {
+    // Text (title block, part names, lyrics: src/text/) is read in the OCR worker's thread while this one
+    // goes on with the music and the next page; one page at a time, so at most two pages wait in memory.
+    // It is an extra: a page whose text cannot be read keeps its music.
+    await text.pending;
+    const input = { gray: prepared.gray, ink: prepared.ink, staves, systems, map, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
+    text.pending = text.ocr.then((ocr) => ocr && readPageText(input, ocr)).then((read) => void (read && text.pages.push(read)), () => {});
+  }
   const image = { gray: prepared.gray, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
   const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);
-  // Text (title block, part names, lyrics: src/text/) is an extra: a page whose text cannot be read keeps its music.
-  const ocr = await text?.ocr;
-  if (text && ocr) {
-    const input = { gray: prepared.gray, ink: prepared.ink, staves, systems, map, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
-    await readPageText(input, ocr).then((read) => text.pages.push(read), () => {});
-  }
   onStage?.('assembled');
   return readings;
 }

@@ -12,7 +12,7 @@ import type { SystemReading } from '../assembly/read-page.js';
 import type { Raster } from '../image/raster.js';
 import { decodePages, type InputFile } from '../input/decode-pages.js';
 import type { Score } from '../score/model.js';
-import { recognizePage, type PageStage } from './recognize-page.js';
+import { recognizePage, type PageStage, type PageTextSink } from './recognize-page.js';
 import { applyText } from '../text/apply-text.js';
 import { openOcr } from '../text/ocr.js';
 import type { PageText } from '../text/page-text.js';
@@ -61,7 +61,7 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
   let index = 0;
   let empty: OmrError | undefined;
   // One OCR worker reads the whole job's text; it starts now, loading while the first page is decoded.
-  const text = options.readText === false ? undefined : { ocr: openOcr(options.locales?.length ? options.locales : ['en']), pages: [] as PageText[] };
+  const text: PageTextSink | undefined = options.readText === false ? undefined : { ocr: openOcr(options.locales?.length ? options.locales : ['en']), pages: [] as PageText[] };
   try {
     for await (const { raster } of decodePages(files, { dpi: options.dpi ?? RECOGNITION_PDF_DPI })) {
       if (index === 0) options.onFirstPage?.(raster);
@@ -76,10 +76,12 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
       }
     }
   } finally {
+    // The last page's text is read before the worker goes (pending never rejects).
+    await text?.pending;
     await (await text?.ocr)?.close();
   }
   if (!readings.length) throw empty ?? new OmrError('NO_MUSIC_DETECTED', 'No music staves were found in the files given.');
   const score = buildScore(readings);
-  if (text) applyText(score, text.pages);
+  if (text) applyText(score, text.pages.sort((a, b) => a.page - b.page));
   return score;
 }

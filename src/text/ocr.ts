@@ -113,6 +113,8 @@ const PARAMETERS = {
   // Crops carry no resolution; saying one silences tesseract's guess (and its message on stderr).
   user_defined_dpi: '300',
   debug_file: '/dev/null',
+  // Print is dark on light: the second pass tesseract spends on a line in case it is inverted never pays.
+  tessedit_do_invert: '0',
 };
 
 /**
