@@ -130,6 +130,12 @@ export function buildDocument(doc: DevDocument): DevManifestEntry {
  * `<dir>/<id>/`: score.pdf, truth.musicxml, scan-N and photo-N.
  */
 export function engraveDocument(doc: Pick<DevDocument, 'id' | 'engraver'>, truth: Score, dir: string): Pick<DevManifestEntry, 'pages' | 'files'> {
+  // MuseScore 3 sets a subtitle by its own style, over the title whatever the credit's position says,
+  // and neither can then be read: its pages print no subtitle, and their truth claims none.
+  if (doc.engraver === 'musescore' && truth.credits.subtitle !== undefined) {
+    const { subtitle: _subtitle, ...credits } = truth.credits;
+    truth = { ...truth, credits };
+  }
   const xml = writeMusicXml(truth, { encodingDate: '2026-11-21' });
   const work = mkdtempSync(join(tmpdir(), `devset-${doc.id}-`));
   const out = join(dir, doc.id);
