@@ -115,7 +115,16 @@ const ASSETS = [
   [`${ortDist}/ort-wasm-simd-threaded.mjs`, 'wasm/ort-wasm-simd-threaded.mjs'],
   [`${ortDist}/ort-wasm-simd-threaded.wasm`, 'wasm/ort-wasm-simd-threaded.wasm'],
   [pkgFile('@jsquash/webp/codec/dec/webp_dec.wasm'), 'wasm/webp_dec.wasm'],
+  // Text recognition, fetched only when a page's text is read: tesseract.js, its worker, the three
+  // builds of its core (the browser picks one by its SIMD support) and the bundled English data.
+  [pkgFile('tesseract.js/dist/tesseract.esm.min.js'), 'tesseract/tesseract.esm.min.js'],
+  [pkgFile('tesseract.js/dist/worker.min.js'), 'tesseract/worker.min.js'],
+  ...['lstm', 'simd-lstm', 'relaxedsimd-lstm'].map((v) => [pkgFile(`tesseract.js-core/tesseract-core-${v}.wasm.js`), `tesseract/tesseract-core-${v}.wasm.js`]),
+  [pkgFile('@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'), 'tessdata/eng.traineddata.gz'],
 ];
+
+/** What an asset is, for the size table. */
+const assetKind = (to) => (to.startsWith('wasm/') ? 'WebAssembly and loader' : to.startsWith('models/') ? 'model' : 'text recognition');
 
 const copyAssets = () => ({
   name: 'copy-assets',
@@ -174,7 +183,7 @@ const printSizes = () => ({
       ['library JavaScript: scoresight.js and its static imports', sum(library)],
       ['worker JavaScript: recognition-worker.js and its static imports', sum(worker)],
       ...lazy.map((c) => [`loaded when needed: ${c.fileName} (${origin(c)})`, size(c.fileName)]),
-      ...ASSETS.map(([, to]) => [to.startsWith('wasm/') ? `WebAssembly and loader: ${to}` : `model: ${to}`, size(to)]),
+      ...ASSETS.map(([, to]) => [`${assetKind(to)}: ${to}`, size(to)]),
     ];
     const total = readdirSync(BUNDLE, { recursive: true })
       .filter((f) => !f.endsWith('.map') && statSync(`${BUNDLE}/${f}`).isFile())
@@ -196,6 +205,8 @@ const bundle = {
     rewrite('bundle-asset-paths', '/src/env.ts', [
       ["'../models/'", "'./models/'"],
       ['wasmBase: undefined,', "wasmBase: new URL('./wasm/', import.meta.url).href,"],
+      ['tessdata: undefined,', "tessdata: { base: new URL('./tessdata/', import.meta.url).href, languages: ['eng'], gzip: true },"],
+      ['tesseractBase: undefined,', "tesseractBase: new URL('./tesseract/', import.meta.url).href,"],
     ]),
     // libwebp's loader fetches its WebAssembly beside its own script, which is now a chunk of the bundle.
     rewrite('webp-wasm-path', '/codec/dec/webp_dec.js', [['"webp_dec.wasm"', '"./wasm/webp_dec.wasm"']]),

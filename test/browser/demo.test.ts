@@ -273,6 +273,28 @@ describe('other inputs', () => {
     }
   });
 
+  it('a song: its title, part name and lyrics are read by OCR in the browser, from the bundled English data', { timeout: 300_000 }, async () => {
+    const { context, page, problems, requests } = await openDemo(server.url);
+    try {
+      await recognise(page, 'bench/text-set/text-abendlied/score.pdf');
+      // The voice's printed name resolves its instrument with high confidence: no review is asked for.
+      await page.waitForSelector('#result[data-ready="true"], #error:not([hidden])', { timeout: 120_000 });
+      expect(await page.getAttribute('#status', 'data-status')).toBe('done');
+      await shot(page, '10-song-result');
+      const xml = await download(page, 'musicxml');
+      expect(xml.download.suggestedFilename()).toBe('Abendlied.musicxml');
+      const score = readMusicXml(xml.data);
+      const lyrics = score.parts[0]!.measures.flatMap((m) => m.voices.flatMap((v) => v.events.flatMap((e) => (e.kind === 'note' ? e.lyrics : []))));
+      expect(lyrics.length).toBeGreaterThan(10);
+      expect(score.parts[0]!.instrumentId).toMatch(/^voice\./);
+      // Tesseract's worker, core and data came from the bundle, like everything else.
+      expect(requests.some((url) => url.includes('/scoresight/tessdata/eng.traineddata.gz'))).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('a corrupt PDF: the job ends in error and the user sees CORRUPTED_FILE; Delete erases it', { timeout: 180_000 }, async () => {
     const { context, page, problems } = await openDemo(server.url);
     try {
