@@ -18,12 +18,14 @@ export interface ScoreSightEnv {
    * (`.traineddata.gz` with `gzip`), as a path or file URL in Node, a base URL in browsers, listing the
    * codes it holds (a URL cannot be listed; in Node the folder is read when `languages` is absent).
    * Undefined: Node uses Debian's tesseract-ocr-* folders and the installed `@tesseract.js-data/*`
-   * packages (English ships with ScoreSight); browsers read no text until it is set.
+   * packages (English ships with ScoreSight); browsers read no text until it is set (the self-contained
+   * bundle sets it to its own `tessdata/` folder).
    */
   tessdata: { base: string; languages?: string[]; gzip?: boolean } | undefined;
   /**
    * Base URL of tesseract.js's `worker.min.js` and tesseract.js-core's WebAssembly, for browsers (Node
    * loads both from the packages); undefined: text is not read in browsers, rather than fetched from a CDN.
+   * The self-contained bundle sets it to its own `tesseract/` folder.
    */
   tesseractBase: string | undefined;
 }
