@@ -30,6 +30,7 @@ import { gcd, type Fraction } from '../../src/score/fraction.js';
 import type { Score } from '../../src/score/model.js';
 import { placedNotes } from '../../src/score/timeline.js';
 import { corpusFiles, readBytes, sample } from '../support/corpus.js';
+import { concat } from '../support/byte-mutations.js';
 
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? 0x5c0e);
 const ONLY = process.env.FUZZ_ONLY === undefined ? undefined : Number(process.env.FUZZ_ONLY);
@@ -126,15 +127,6 @@ const MARKUP = [
   '<forward><duration>99</duration><voice>9</voice></forward>', '<attributes><divisions>7</divisions></attributes>', '\uFEFF', '\u0000',
 ];
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------- tree mutations
 

@@ -33,6 +33,7 @@ import { buildPdf } from '../support/pdf-build.js';
 import { buildPng } from '../support/png-build.js';
 import { exifApp1Payload, exifTiff, withExif } from '../support/orientation-reference.js';
 import { watchingRejections } from '../support/rejections.js';
+import { applyMutations, byteMutations } from '../support/byte-mutations.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x1a9e);
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
@@ -47,52 +48,8 @@ const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtur
 
 // ---------------------------------------------------------------- mutations
 
-type Mutation = (bytes: Uint8Array) => Uint8Array;
-
-/**
- * Positions are fractions of the length, so one mutation applies to any seed
- * file; unbiased, since fast-check otherwise favours the edges (here, the
- * first bytes, which only exercise the signature checks).
- */
-const position = fc.noBias(fc.integer({ min: 0, max: 0xffff })).map((n) => n / 0x10000);
-const at = (bytes: Uint8Array, f: number) => Math.floor(f * bytes.length);
-
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  position.map((f) => (b: Uint8Array) => b.subarray(0, at(b, f))),
-  fc.tuple(position, fc.integer({ min: 0, max: 7 })).map(([f, bit]) => (b: Uint8Array) => {
-    const out = b.slice();
-    if (out.length > 0) out[at(b, f)]! ^= 1 << bit;
-    return out;
-  }),
-  fc.tuple(position, fc.constantFrom(0x00, 0xff, 0x7f, 0x80)).map(([f, v]) => (b: Uint8Array) => {
-    const out = b.slice();
-    if (out.length > 0) out[at(b, f)] = v;
-    return out;
-  }),
-  fc.tuple(position, fc.uint8Array({ minLength: 1, maxLength: 16 })).map(([f, ins]) => (b: Uint8Array) => {
-    const i = at(b, f);
-    return concat(b.subarray(0, i), ins, b.subarray(i));
-  }),
-  fc.tuple(position, fc.integer({ min: 1, max: 64 })).map(([f, n]) => (b: Uint8Array) => concat(b.subarray(0, at(b, f)), b.subarray(at(b, f) + n))),
-  fc.tuple(position, position, fc.integer({ min: 1, max: 64 })).map(([from, to, n]) => (b: Uint8Array) => {
-    const out = b.slice();
-    out.set(b.subarray(at(b, from), at(b, from) + n).subarray(0, Math.max(0, out.length - at(b, to))), at(b, to));
-    return out;
-  }),
-);
-
-const mutations = fc.array(mutation, { minLength: 1, maxLength: 3 });
-const apply = (seed: Uint8Array, ms: Mutation[]) => ms.reduce((b, m) => m(b), seed);
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let i = 0;
-  for (const p of parts) {
-    out.set(p, i);
-    i += p.length;
-  }
-  return out;
-}
+const mutations = byteMutations();
+const apply = applyMutations;
 
 /** Recomputes every chunk's CRC, so that the decoder looks past them; stops where the chunk layout breaks. */
 function fixPngCrcs(png: Uint8Array): Uint8Array {

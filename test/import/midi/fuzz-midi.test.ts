@@ -27,6 +27,7 @@ import { placedNotes } from '../../../src/score/timeline.js';
 import { corpusFiles, readBytes } from '../../support/corpus.js';
 import { measureProblem } from './score-checks.js';
 import { keySignature, meta, smfBytes, tempo, text, timeSignature, vlq } from './smf-build.js';
+import { applyMutations, byteMutations, concat } from '../../support/byte-mutations.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x3d1);
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
@@ -78,51 +79,8 @@ const SEEDS: { name: string; bytes: Uint8Array }[] = [
 
 // ---------------------------------------------------------------- mutations
 
-type Mutation = (bytes: Uint8Array) => Uint8Array;
-
-/** Positions are fractions of the length, so one mutation applies to any seed, unbiased (fast-check favours the edges). */
-const position = fc.noBias(fc.integer({ min: 0, max: 0xffff })).map((n) => n / 0x10000);
-const at = (bytes: Uint8Array, f: number) => Math.floor(f * bytes.length);
-
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  // Truncation.
-  position.map((f) => (b: Uint8Array) => b.subarray(0, at(b, f))),
-  // A flipped bit.
-  fc.tuple(position, fc.integer({ min: 0, max: 7 })).map(([f, bit]) => (b: Uint8Array) => {
-    const out = b.slice();
-    if (out.length > 0) out[at(b, f)]! ^= 1 << bit;
-    return out;
-  }),
-  // A byte set to a value parsers treat specially.
-  fc.tuple(position, fc.constantFrom(0x00, 0x7f, 0x80, 0x90, 0xf0, 0xff)).map(([f, v]) => (b: Uint8Array) => {
-    const out = b.slice();
-    if (out.length > 0) out[at(b, f)] = v;
-    return out;
-  }),
-  // Inserted bytes.
-  fc.tuple(position, fc.uint8Array({ minLength: 1, maxLength: 16 })).map(([f, ins]) => (b: Uint8Array) => concat(b.subarray(0, at(b, f)), ins, b.subarray(at(b, f)))),
-  // Deleted bytes.
-  fc.tuple(position, fc.integer({ min: 1, max: 64 })).map(([f, n]) => (b: Uint8Array) => concat(b.subarray(0, at(b, f)), b.subarray(at(b, f) + n))),
-  // A range copied over another.
-  fc.tuple(position, position, fc.integer({ min: 1, max: 64 })).map(([from, to, n]) => (b: Uint8Array) => {
-    const out = b.slice();
-    out.set(b.subarray(at(b, from), at(b, from) + n).subarray(0, Math.max(0, out.length - at(b, to))), at(b, to));
-    return out;
-  }),
-);
-
-const mutations = fc.array(mutation, { minLength: 1, maxLength: 3 });
-const apply = (seed: Uint8Array, ms: Mutation[]) => ms.reduce((b, m) => m(b), seed);
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let i = 0;
-  for (const p of parts) {
-    out.set(p, i);
-    i += p.length;
-  }
-  return out;
-}
+const mutations = byteMutations([0x00, 0x7f, 0x80, 0x90, 0xf0, 0xff]);
+const apply = applyMutations;
 
 // ---------------------------------------------------------------- checks
 
