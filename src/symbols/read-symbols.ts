@@ -219,7 +219,10 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     barlines.push({ x0: stem.x0, y0: stem.y0, x1: stem.x1, y1: stem.y1, x: stem.x, thickness: Math.max(2, stem.x1 - stem.x0), confidence: stem.confidence * 0.8, staves: [stem.staff] });
   }
   const braces = classComponents(map, idx(['braceBracket']), 10).filter((c) => c.y1 - c.y0 > space * 6 && (c.y1 - c.y0 < space * 26 || isBrace(c, map, space)));
-  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines, tuplets, repeatDots, braces, map };
+  // The stroke through a cut-time C stands the height of the staff's middle: it is not a barline.
+  const cutStrokes = time.filter((t) => t.common);
+  const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
+  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, braces, map };
 }
 
 /**
