@@ -379,7 +379,7 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
         const position = Math.round(staffPosition(staff, x, y));
         if (used.has(position)) continue;
         used.add(position);
-        heads.push({ ...p, x0: cx0, x1: cx1, y0: y - space / 2, y1: y + space / 2, kind, x, y, position, small: cx1 - cx0 < unit * 0.75 });
+        heads.push({ ...p, x0: cx0, x1: cx1, y0: y - space / 2, y1: y + space / 2, kind, x, y, position, small: cx1 - cx0 < unit * 0.8 });
       }
     }
   }
