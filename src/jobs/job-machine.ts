@@ -31,7 +31,8 @@ export type JobEvent =
   | { type: 'submitStep'; step: string; bodyStep: unknown }
   | { type: 'finish'; result: JobResult }
   | { type: 'fail'; code: string; message: string }
-  | { type: 'cancel' }
+  /** A cancel; `betweenPages` when the pipeline itself stopped, at a page boundary, for a cancel asked for while a page was read. */
+  | { type: 'cancel'; betweenPages?: boolean }
   /** Retention passed or the caller deleted the job: its files and results are erased. */
   | { type: 'erase'; now: string }
   /** After a restart: a job found running is queued again from the start of its pipeline stage. */
@@ -131,7 +132,7 @@ export function transition(state: JobState, event: JobEvent): JobState {
 
     case 'cancel': {
       if (isTerminal(job)) return state; // harmless no-op
-      if (isRecognizing(job)) {
+      if (isRecognizing(job) && !event.betweenPages) {
         throw new OmrError(
           'OMR_JOB_NOT_CANCELLABLE',
           `Job ${job.id} is recognising a page; it stops at the end of that page. Poll the job and retry the cancel.`,

@@ -28,7 +28,7 @@ import { assertDownloadable, createJobState, isRecognizing, isTerminal, transiti
 import { JobTable } from './job-table.js';
 import { ScoreLibrary } from './library.js';
 import { LOCALES, LOCALES_DETAILS, isLanguageTag } from './locales.js';
-import type { JobRecord, ResultRecord } from './records.js';
+import type { FileMeta, JobRecord, ResultRecord } from './records.js';
 import type { RecognitionPool } from '../workers/pool.js';
 import type {
   AddFileResult,
@@ -230,6 +230,12 @@ class LocalEngine implements ScoreSightClient {
     }
     // Files are read and checked before anything is stored: a bad file creates no job.
     const files = await Promise.all((body.files ?? []).map((file, i) => this.readFile(file, `files[${i}]`)));
+    const job = await this.insertJob(body, files);
+    return body.autoStart ? this.startJob(job.id) : job;
+  }
+
+  /** Stores a new draft job with files already read. */
+  private async insertJob(body: CreateJobBody, files: readonly ReadFile[], extra: Partial<JobRecord> = {}): Promise<Job> {
     const id = newId('job');
     const state = createJobState({
       id,
@@ -239,20 +245,19 @@ class LocalEngine implements ScoreSightClient {
       locales: body.locales,
       retentionDays: this.retentionDays,
     });
-    const record: JobRecord = {
+    if (pagesOf(files) > this.maxPages) throw this.tooManyPages(pagesOf(files));
+    for (const [index, file] of files.entries()) await this.store.put('blobs', fileKey(id, index), file.data);
+    await this.jobs.insert({
       job: state.job,
       seq: this.jobs.seq(),
-      files: [],
+      files: files.map(({ data: _data, ...meta }) => meta),
       charged: 0,
       ...(body.idempotencyKey !== undefined ? { idempotencyKey: body.idempotencyKey } : {}),
       ...(body.collection !== undefined ? { collection: body.collection } : {}),
-    };
-    if (files.reduce((n, f) => n + f.pages, 0) > this.maxPages) throw this.tooManyPages(files.reduce((n, f) => n + f.pages, 0));
-    for (const [index, file] of files.entries()) await this.store.put('blobs', fileKey(id, index), file.data);
-    record.files = files.map(({ data: _data, ...meta }) => meta);
-    await this.jobs.insert(record);
+      ...extra,
+    });
     if (body.idempotencyKey !== undefined) this.idempotency.set(body.idempotencyKey, id);
-    return body.autoStart ? this.startJob(id) : state.job;
+    return state.job;
   }
 
   async addJobFile(jobId: string, file: JobFileInput): Promise<AddFileResult> {
@@ -262,7 +267,7 @@ class LocalEngine implements ScoreSightClient {
     let index = -1;
     const record = await this.jobs.update(jobId, async (current) => {
       this.machine(current, { type: 'addFile' });
-      const pages = current.files.reduce((n, f) => n + f.pages, 0) + read.pages;
+      const pages = pagesOf(current.files) + read.pages;
       if (pages > this.maxPages) throw this.tooManyPages(pages);
       index = current.files.length;
       await this.store.put('blobs', fileKey(jobId, index), read.data);
@@ -275,7 +280,7 @@ class LocalEngine implements ScoreSightClient {
   async startJob(jobId: string): Promise<Job> {
     this.assertOpen();
     const record = await this.mutate(jobId, async (current) => {
-      const pages = current.files.reduce((n, f) => n + f.pages, 0);
+      const pages = pagesOf(current.files);
       if (pages > this.maxPages) throw this.tooManyPages(pages);
       const next = this.machine(current, { type: 'start', pages });
       await this.ledger.charge(next.charged);
@@ -343,7 +348,7 @@ class LocalEngine implements ScoreSightClient {
   async getJobFile(jobId: string, index: number): Promise<Download> {
     const record = this.jobs.get(jobId);
     if (record.job.retention?.expiredDate) throw expired(record.job);
-    const total = record.files.reduce((n, f) => n + f.pages, 0);
+    const total = pagesOf(record.files);
     if (!Number.isInteger(index) || index < 0 || index >= total) {
       throw new OmrError('OMR_FILE_NOT_FOUND', `Job ${jobId} has ${total} page(s); index ${index} is out of range (0-based).`);
     }
@@ -413,7 +418,7 @@ class LocalEngine implements ScoreSightClient {
       if (body.title !== undefined) score.credits.title = body.title;
       return { status: 200, ...(await this.library.create(score)) };
     }
-    if (isMidi(data)) {
+    if (type === 'midi') {
       const { readMidi } = await import('../import/midi/read-midi.js');
       const score = readMidi(data);
       score.credits.title = body.title ?? (filename.replace(/\.[^.]*$/, '') || score.credits.title);
@@ -426,11 +431,10 @@ class LocalEngine implements ScoreSightClient {
       throw new OmrError('INVALID_ARGUMENT', 'A PDF is imported through OMR, which answers with a task: send supportsTasks: true.');
     }
     // An invalid or password-protected PDF is refused here, with 400, before anything is charged.
-    const pages = await countPages({ filename: filename || 'import.pdf', data, mimeType: 'application/pdf' });
-    if (pages > this.maxPages) throw this.tooManyPages(pages);
-    const job = await this.createJob({ output: 'library', files: [{ file: data, filename: filename || 'import.pdf', mimeType: 'application/pdf' }] });
+    const file = { filename: filename || 'import.pdf', data, mimeType: MIME_TYPES.pdf, size: data.length };
+    const pages = await countPages(file);
     const taskId = newId('task');
-    await this.jobs.update(job.id, (r) => ({ ...r, task: taskId, ...(body.title !== undefined ? { title: body.title } : {}) }));
+    const job = await this.insertJob({ output: 'library' }, [{ ...file, pages }], { task: taskId, ...(body.title !== undefined ? { title: body.title } : {}) });
     await this.store.put('tasks', taskId, { task: { id: taskId, type: 'import-omr', state: 'created', progress: { percent: 0 }, creationDate: job.creationDate }, job: job.id });
     await this.startJob(job.id);
     return { status: 202, task: await this.getTask(taskId) };
@@ -502,7 +506,7 @@ class LocalEngine implements ScoreSightClient {
       const files: InputFile[] = await Promise.all(
         record.files.map(async (meta, i) => ({ filename: meta.filename, mimeType: meta.mimeType, data: await this.fileData(jobId, i) })),
       );
-      const total = record.files.reduce((n, f) => n + f.pages, 0);
+      const total = pagesOf(record.files);
       const outcome = await this.pool.recognize(
         // Text is read in the job's languages; a details submission's mainLanguage, kept on the record, leads
         // them when the job is recognised again (a resumed job): lyrics are read once, before the review.
@@ -528,7 +532,7 @@ class LocalEngine implements ScoreSightClient {
       const stored = this.jobs.get(jobId);
       if (stored.title !== undefined) outcome.score.credits.title = stored.title;
       await this.store.put('blobs', thumbnailKey(jobId), outcome.thumbnail);
-      const result: ResultRecord = { recognized: outcome.score, score: outcome.score, details, modelVersion: outcome.modelVersion, pageCount: outcome.pageCount };
+      const result: ResultRecord = { recognized: outcome.score, score: outcome.score, modelVersion: outcome.modelVersion, pageCount: outcome.pageCount };
       await this.store.put('results', jobId, result);
       if (stored.job.interactiveSteps.includes('details') && !isResolved(details)) {
         await this.apply(jobId, { type: 'awaitInput', data: details });
@@ -567,12 +571,7 @@ class LocalEngine implements ScoreSightClient {
     if (!record || isTerminal(record.job)) return;
     if (error.code === 'OMR_JOB_CANCELED') {
       this.cancels.delete(jobId);
-      await this.mutate(jobId, (r) => {
-        if (isTerminal(r.job)) return r;
-        // The worker has stopped between pages, so the job is no longer recognising.
-        const { progress: _progress, ...job } = r.job;
-        return { ...r, ...transition({ job, charged: r.charged }, { type: 'cancel' }) };
-      });
+      await this.apply(jobId, { type: 'cancel', betweenPages: true });
     } else {
       await this.apply(jobId, { type: 'fail', code: error.code, message: error.message });
     }
@@ -628,7 +627,7 @@ class LocalEngine implements ScoreSightClient {
   // -------------------------------------------------------------------------
   // Helpers
 
-  private async readFile(file: JobFileInput, label: string): Promise<InputFile & { mimeType: string; size: number; pages: number }> {
+  private async readFile(file: JobFileInput, label: string): Promise<ReadFile> {
     if (typeof file !== 'object' || file === null) throw new OmrError('INVALID_ARGUMENT', `${label} must be an object with file, filename and mimeType.`);
     const filename = file.filename ?? '';
     const data = await fileBytes(file.file, filename || label);
@@ -679,6 +678,9 @@ class LocalEngine implements ScoreSightClient {
   }
 }
 
+/** An uploaded file, read and checked: its bytes and what the job record keeps of it. */
+type ReadFile = InputFile & FileMeta;
+
 /** Page images every browser shows as they are: returned as uploaded rather than re-encoded. */
 const BROWSER_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
@@ -700,6 +702,10 @@ function pageProgress(key: JobProgress['key'], page: number, total: number, with
   const pages = Math.max(total, page + 1);
   const percent = Math.round((5 + (85 * (page + within)) / pages) * 10) / 10;
   return { percent, text: `${PROGRESS_TEXT[key] ?? 'Working'} on page ${page + 1} of ${pages}`, key, current: page + 1, total: pages };
+}
+
+function pagesOf(files: readonly { pages: number }[]): number {
+  return files.reduce((n, f) => n + f.pages, 0);
 }
 
 /** A Standard MIDI File starts with its header chunk. */

@@ -4,7 +4,7 @@
  * (files, charges, idempotency), results, library scores and tasks.
  */
 import type { Score } from '../score/model.js';
-import type { DetailsStepData, Job, LibraryScore, Task } from './types.js';
+import type { Job, LibraryScore, Task } from './types.js';
 
 /** An uploaded file; its bytes are the blob `file:<job>:<index>`. */
 export interface FileMeta {
@@ -40,8 +40,6 @@ export interface ResultRecord {
   recognized: Score;
   /** The score with details overrides applied; what exports are written from. */
   score: Score;
-  /** The details step data as detected (before overrides). */
-  details: DetailsStepData;
   modelVersion: string;
   /** Pages recognised. */
   pageCount: number;
