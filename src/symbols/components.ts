@@ -7,6 +7,7 @@
  * notehead half "black" and half "half"; as one component it is one head, and
  * its majority class decides which.
  */
+import { connectedComponents } from '../image/connected-components.js';
 import type { ClassMap } from './segment.js';
 
 export interface Component {
@@ -37,48 +38,18 @@ export const MAP_SCALE = 2;
 export function classComponents(map: ClassMap, classes: readonly number[], minArea = 2): Component[] {
   const member = new Uint8Array(256);
   for (const c of classes) member[c] = 1;
-  const { width, height, data } = map;
-  const seen = new Uint8Array(width * height);
-  const stack = new Int32Array(width * height);
+  const { data } = map;
+  const { boxes, pixelsOf } = connectedComponents(map.width, map.height, (i) => member[data[i]!] === 1);
   const found: Component[] = [];
-  for (let start = 0; start < data.length; start++) {
-    if (seen[start] || !member[data[start]!]) continue;
-    let top = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    const pixels: number[] = [];
-    let x0 = width;
-    let y0 = height;
-    let x1 = -1;
-    let y1 = -1;
+  boxes.forEach((box, k) => {
+    const pixels = pixelsOf(k + 1);
+    if (pixels.length < minArea) return;
     let confidence = 0;
     const counts = new Map<number, number>();
-    while (top) {
-      const i = stack[--top]!;
-      pixels.push(i);
-      const x = i % width;
-      const y = (i - x) / width;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
+    for (const i of pixels) {
       confidence += map.confidence[i]!;
       counts.set(data[i]!, (counts.get(data[i]!) ?? 0) + 1);
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= width) continue;
-          const j = yy * width + xx;
-          if (!seen[j] && member[data[j]!]) {
-            seen[j] = 1;
-            stack[top++] = j;
-          }
-        }
-      }
     }
-    if (pixels.length < minArea) continue;
     let cls = -1;
     let most = 0;
     for (const [c, n] of counts) {
@@ -89,16 +60,16 @@ export function classComponents(map: ClassMap, classes: readonly number[], minAr
     }
     found.push({
       cls,
-      x0: x0 * MAP_SCALE,
-      y0: y0 * MAP_SCALE,
-      x1: (x1 + 1) * MAP_SCALE,
-      y1: (y1 + 1) * MAP_SCALE,
+      x0: box.x0 * MAP_SCALE,
+      y0: box.y0 * MAP_SCALE,
+      x1: box.x1 * MAP_SCALE,
+      y1: box.y1 * MAP_SCALE,
       area: pixels.length,
       confidence: confidence / pixels.length / 255,
       counts,
-      pixels: Int32Array.from(pixels),
+      pixels,
     });
-  }
+  });
   return found;
 }
 

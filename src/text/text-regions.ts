@@ -18,6 +18,7 @@
  *   the staff are lyric lines, numbered as verses from the top; shorter text
  *   between staves is tempo (over a system) or expression.
  */
+import { connectedComponents } from '../image/connected-components.js';
 import type { GrayImage } from '../image/gray.js';
 import type { BinaryImage } from '../preparation/binarize.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
@@ -116,42 +117,8 @@ export function findTextRegions(input: TextPageInput): TextRegions {
 
 /** 8-connected components of the ink: a label per pixel and each label's box (index 0 unused). */
 function labelInk(ink: BinaryImage): { labels: Int32Array; boxes: TextBox[] } {
-  const { width, height, data } = ink;
-  const labels = new Int32Array(width * height);
-  const boxes: TextBox[] = [{ x0: 0, y0: 0, x1: 0, y1: 0 }];
-  const stack = new Int32Array(width * height);
-  for (let start = 0; start < data.length; start++) {
-    if (!data[start] || labels[start]) continue;
-    const label = boxes.length;
-    const box = { x0: width, y0: height, x1: 0, y1: 0 };
-    let top = 0;
-    stack[top++] = start;
-    labels[start] = label;
-    while (top) {
-      const i = stack[--top]!;
-      const x = i % width;
-      const y = (i - x) / width;
-      if (x < box.x0) box.x0 = x;
-      if (x + 1 > box.x1) box.x1 = x + 1;
-      if (y < box.y0) box.y0 = y;
-      if (y + 1 > box.y1) box.y1 = y + 1;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= width) continue;
-          const j = yy * width + xx;
-          if (data[j] && !labels[j]) {
-            labels[j] = label;
-            stack[top++] = j;
-          }
-        }
-      }
-    }
-    boxes.push(box);
-  }
-  return { labels, boxes };
+  const { labels, boxes } = connectedComponents(ink.width, ink.height, (i) => ink.data[i] === 1);
+  return { labels, boxes: [{ x0: 0, y0: 0, x1: 0, y1: 0 }, ...boxes] };
 }
 
 /**
