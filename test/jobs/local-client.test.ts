@@ -14,6 +14,7 @@ import { createClient, type LocalClient, type LocalClientOptions } from '../../s
 import type { Job } from '../../src/jobs/types.js';
 import { createFileStore } from '../../src/storage/fs-store.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
+import type { Store } from '../../src/storage/store.js';
 import { createFakePool, pngPage, type FakePool, type FakePoolOptions } from '../support/fake-pool.js';
 import { rejection } from '../support/rejection.js';
 
@@ -27,6 +28,24 @@ async function setup(poolOptions: FakePoolOptions = {}, options: LocalClientOpti
   const client = await createClient({ store: createMemoryStore(), pool, sweepIntervalMs: 0, ...options });
   clients.push(client);
   return { client, pool };
+}
+
+/**
+ * A client finishes one job and is closed while a second is mid-page; a new
+ * client then opens the store that `openStore` gives again.
+ */
+async function interruptAndReopen(openStore: () => Promise<Store>, options: LocalClientOptions = {}) {
+  const pool = createFakePool({ hold: ['slow.png#0'] });
+  const first = createClient({ store: await openStore(), pool, sweepIntervalMs: 0, ...options });
+  const done = await first.createJob({ output: 'musicxml', files: [pngPage('quick.png')], autoStart: true });
+  await until(first, done.id, settled);
+  const running = await first.createJob({ output: 'musicxml', files: [pngPage('slow.png')], autoStart: true });
+  await pool.reached('slow.png#0');
+  await first.close();
+  await pool.close();
+  const second = createClient({ store: await openStore(), pool: createFakePool(), sweepIntervalMs: 0, ...options });
+  clients.push(second);
+  return { second, done, running };
 }
 
 /** Long-polls until the job satisfies `done`. */
@@ -62,24 +81,13 @@ describe('beside the spec', () => {
     expect(await until(client, job.id, settled)).toMatchObject({ status: 'error', errorCode: 'WORKER_CRASHED' });
     expect((await client.getCapabilities()).remainingCredits).toBe(2);
   });
-
 });
 
 describe('persistence across a restart', () => {
   it('finished jobs survive, and a job interrupted mid-run resumes on the next open', async () => {
     const store = createMemoryStore();
-    const sharedStore = { ...store, close: async () => {} }; // both clients use one store, as a restart with the same directory does
-    const pool1 = createFakePool({ hold: ['slow.png#0'] });
-    const first = await createClient({ store: sharedStore, pool: pool1, sweepIntervalMs: 0 });
-    const done = await first.createJob({ output: 'musicxml', files: [pngPage('quick.png')], autoStart: true });
-    await until(first, done.id, settled);
-    const running = await first.createJob({ output: 'musicxml', files: [pngPage('slow.png')], autoStart: true });
-    await pool1.reached('slow.png#0');
-    await first.close();
-    await pool1.close();
-
-    const second = await createClient({ store: sharedStore, pool: createFakePool(), sweepIntervalMs: 0 });
-    clients.push(second);
+    // Both clients use one store, as a restart with the same directory does.
+    const { second, done, running } = await interruptAndReopen(async () => ({ ...store, close: async () => {} }));
     expect((await second.getJob(done.id)).status).toBe('done');
     expect((await second.exportJob(done.id, 'musicxml')).data.length).toBeGreaterThan(100);
     expect((await until(second, running.id, settled)).status).toBe('done');
@@ -117,17 +125,7 @@ describe('the Node file store', () => {
   it('keeps jobs, files, results and credits across an engine restart; an interrupted job resumes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scoresight-jobs-'));
     try {
-      const pool1 = createFakePool({ hold: ['slow.png#0'] });
-      const first = createClient({ store: await createFileStore(dir), pool: pool1, sweepIntervalMs: 0, credits: 10 });
-      const done = await first.createJob({ output: 'musicxml', files: [pngPage('quick.png')], autoStart: true });
-      await until(first, done.id, settled);
-      const running = await first.createJob({ output: 'musicxml', files: [pngPage('slow.png')], autoStart: true });
-      await pool1.reached('slow.png#0');
-      await first.close();
-      await pool1.close();
-
-      const second = createClient({ store: await createFileStore(dir), pool: createFakePool(), sweepIntervalMs: 0, credits: 10 });
-      clients.push(second);
+      const { second, done, running } = await interruptAndReopen(() => createFileStore(dir), { credits: 10 });
       expect((await second.getCapabilities()).remainingCredits).toBe(8);
       expect(new TextDecoder().decode((await second.exportJob(done.id, 'musicxml')).data)).toContain('<score-partwise');
       expect((await second.getJobFile(done.id, 0)).contentType).toBe('image/png');
