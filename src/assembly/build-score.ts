@@ -18,7 +18,8 @@ import type { AccidentalKind } from '../symbols/read-symbols.js';
 import { repairVoice, voiceDuration, type TimedItem } from './measure-repair.js';
 import type { StaffReading, SystemReading } from './read-page.js';
 import { restType, strokeType, type StaffItem } from './strokes.js';
-import { inferTimeSignature } from './time-signature.js';
+import { reconcileOpeningKeys } from './opening-keys.js';
+import { inferTimeSignature, settleTimes } from './time-signature.js';
 import { splitVoices } from './voices.js';
 
 interface Slot {
@@ -65,9 +66,12 @@ export function buildScore(systems: readonly SystemReading[]): Score {
   );
 
   // Time signatures: as printed at the start of a system or measure; inferred from the measures where unreadable.
-  const printedTimes = systems.map((system) => system.measures.bounds.slice(0, -1).map((left, m) => timeAt(system, left, system.measures.bounds[m + 1]!)));
-  const lengths = content.flatMap((sys) => sys.flatMap((bySlot) => [...bySlot.values()].flatMap((sm) => (sm.voices[0] ? [voiceDuration(sm.voices[0])] : []))));
-  const inferred = inferTimeSignature(lengths) ?? { beats: 4, beatType: 4 };
+  const measureLengths = content.flatMap((sys) => sys.map((bySlot) => [...bySlot.values()].flatMap((sm) => (sm.voices[0] ? [voiceDuration(sm.voices[0])] : []))));
+  const settledTimes = settleTimes(
+    systems.flatMap((system) => system.measures.bounds.slice(0, -1).map((left, m) => timeAt(system, left, system.measures.bounds[m + 1]!))),
+    measureLengths,
+  );
+  const inferred = inferTimeSignature(measureLengths.flat()) ?? { beats: 4, beatType: 4 };
 
   const parts: Part[] = layout.parts.map((p, i) => ({
     id: `P${i + 1}`,
@@ -77,16 +81,26 @@ export function buildScore(systems: readonly SystemReading[]): Score {
     staves: p.staves,
     measures: [],
   }));
+  // Opening keys: every system restates one, so the readings are reconciled before any is believed.
+  const openingReadings = systems.map((system, si) => {
+    const bySlot = layout.slots.map((): number | undefined => undefined);
+    system.staves.forEach((reading, k) => (bySlot[slotsOf[si]![k]!] = openingKey(system, reading)));
+    return bySlot;
+  });
+  const openingKeys = reconcileOpeningKeys(openingReadings);
   const clefState: Clef[] = layout.slots.map(() => DEFAULT_CLEF);
   const keyState: number[] = layout.slots.map(() => 0);
+  /** Per staff: marked triplets have been read, so unmarked ones may follow. */
+  const tripletsShown: boolean[] = layout.slots.map(() => false);
   let time: TimeSignature | undefined;
   let measureNumber = 1;
+  let printedIndex = 0;
 
   systems.forEach((system, si) => {
     const slots = slotsOf[si]!;
     system.measures.bounds.slice(0, -1).forEach((left, m) => {
       const right = system.measures.bounds[m + 1]!;
-      const printed = printedTimes[si]![m];
+      const printed = settledTimes[printedIndex++];
       const first = measureNumber === 1;
       const newTime = printed ?? (first ? inferred : undefined);
       const timeChanged = newTime && (!time || newTime.beats !== time.beats || newTime.beatType !== time.beatType || newTime.symbol !== time.symbol);
@@ -103,6 +117,9 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         ...(system.measures.left[m] ? { leftBarline: system.measures.left[m] } : {}),
         ...(system.measures.right[m] ? { rightBarline: system.measures.right[m] } : {}),
       }));
+      // A key change inside a system moves every staff by one amount; a staff that missed reading it follows.
+      const midKeys = m === 0 ? [] : system.staves.map((reading) => reading.signatures.keys.find((kk) => kk.x >= left - system.space && kk.x < right && !isOpening(system, reading, kk.x) && keySeenAcross(system, reading, kk.x))?.value);
+      const midShift = mostCommon(midKeys.flatMap((value, k) => (value === undefined ? [] : [value - keyState[slots[k]!]!])));
       // Keys and clefs, staff by staff, then the notes under them.
       layout.slots.forEach((slot, s) => {
         const k = slots.indexOf(s);
@@ -119,10 +136,13 @@ export function buildScore(systems: readonly SystemReading[]): Score {
             measure.clefs.push({ ...c.value, staff: slot.staff, offset });
             if (atStart || compare(offset, ZERO) === 0) clefState[s] = c.value;
           }
-          const key = reading.signatures.keys.find((kk) => kk.x >= left - system.space && kk.x < right && keySeenAcross(system, reading, kk.x));
-          if (key && (key.value !== keyState[s] || first)) {
-            keyState[s] = key.value;
-            if (slot.staff === 1) measure.key = { fifths: key.value };
+          // A system that shows no key at all (none was read, or C major follows a change) keeps the one in
+          // force; the first takes what later systems show.
+          const shown = openingReadings[si]!.some((value) => value !== undefined);
+          const key = m === 0 ? (shown || first ? openingKeys[si]![s] : undefined) : (midKeys[k] ?? (midShift === undefined ? undefined : keyState[s]! + midShift));
+          if (key !== undefined && (key !== keyState[s] || first)) {
+            keyState[s] = key;
+            if (slot.staff === 1) measure.key = { fifths: key };
           } else if (first && slot.staff === 1) measure.key = { fifths: keyState[s]! };
         } else if (first) {
           measure.clefs.push({ ...clefState[s]!, staff: slot.staff, offset: ZERO });
@@ -137,7 +157,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         }
         const marks = reading ? tupletMarks(reading, left, right) : [];
         voices.forEach((items, v) => {
-          repairVoice(items, expected, marks, system.space, (reading?.tuplets.length ?? 0) > 0);
+          if (repairVoice(items, expected, marks, system.space, tripletsShown[s] || (reading?.tuplets.length ?? 0) > 0)) tripletsShown[s] = true;
           const accidentalState = new Map<number, number>();
           const events = items.map((item) => toEvent(item, slot.staff, reading!, system, clefAt(reading!, item.x, clefState[s]!), keyState[s]!, accidentalState));
           measure.voices.push({ id: voiceId(slot, v), events });
@@ -323,9 +343,27 @@ function measureRest(expected: Fraction, staff: number): RestEvent {
  * opening key of a system, right after its clefs, needs no witness.
  */
 function keySeenAcross(system: SystemReading, reading: StaffReading, x: number): boolean {
-  if (system.staves.length < 2 || x < reading.staff.x0 + system.space * NEAR_START_SPACES) return true;
+  if (system.staves.length < 2) return true;
   const seen = system.staves.filter((r) => r.signatures.keys.some((k) => Math.abs(k.x - x) < system.space * 3)).length;
   return seen >= Math.ceil(system.staves.length / 2) + (system.staves.length === 2 ? 1 : 0);
+}
+
+/** The value found most often (the first of equals); undefined for none. */
+function mostCommon(values: readonly number[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: number | undefined;
+  for (const [v, n] of counts) if (best === undefined || n > counts.get(best)!) best = v;
+  return best;
+}
+
+/** The key printed right after a staff's opening clef, if one was read there. */
+function openingKey(system: SystemReading, reading: StaffReading): number | undefined {
+  return reading.signatures.keys.find((k) => isOpening(system, reading, k.x))?.value;
+}
+
+function isOpening(system: SystemReading, reading: StaffReading, x: number): boolean {
+  return x < reading.staff.x0 + system.space * NEAR_START_SPACES;
 }
 
 /** The clef in force at x: the last one printed on this staff before it, or the one carried in. */

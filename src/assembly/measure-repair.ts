@@ -33,19 +33,23 @@ function setDuration(item: TimedItem): void {
   item.duration = item.grace ? ZERO : notatedDuration(item.type, item.dots, item.tuplet);
 }
 
-/** Repairs a voice in place so that it lasts `expected`, where one simple explanation fits. */
 /**
- * `staffHasTuplets`: tuplet marks were seen on this staff in this system,
- * which is what licenses reading unmarked groups of three as triplets.
+ * Repairs a voice in place so that it lasts `expected`, where one simple
+ * explanation fits. `tripletsShown`: marked triplets have made earlier
+ * measures of this staff fit, which is what licenses reading unmarked groups
+ * of three as triplets (a stray mark licenses nothing: scans are full of
+ * specks the model takes for tuplet numbers).
+ *
+ * Returns whether the voice's own tuplet marks made it fit.
  */
-export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number, staffHasTuplets = false): void {
+export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number, tripletsShown = false): boolean {
   if (items.length === 1 && items[0]!.isRest && (items[0]!.type === 'whole' || items[0]!.type === 'half' || compare(items[0]!.duration, expected) !== 0)) {
     items[0]!.measureRest = true;
     items[0]!.duration = expected;
-    return;
+    return false;
   }
   const fits = () => equals(voiceDuration(items), expected);
-  if (fits()) return;
+  if (fits()) return false;
   if (compare(voiceDuration(items), expected) > 0 && tupletMarks.length) {
     const before = items.map((i) => i.tuplet);
     // Marks one at a time: a triplet is kept only when the voice still does not fall short with it
@@ -59,14 +63,14 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
           setDuration(item);
         });
       }
-      if (fits()) return;
+      if (fits()) return true;
     }
     items.forEach((item, k) => {
       item.tuplet = before[k];
       setDuration(item);
     });
   }
-  if (staffHasTuplets && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected)) return;
+  if (tripletsShown && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected)) return false;
   const missing = sub(expected, voiceDuration(items));
   // One dot more or less: the dot adds half the item's undotted value (for a single dot).
   const candidates = items.filter((item) => {
@@ -86,6 +90,7 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
     item.dots += more ? 1 : -1;
     setDuration(item);
   }
+  return false;
 }
 
 /** Makes the group under a tuplet mark a triplet: the three items nearest the mark, of about one value. */

@@ -9,7 +9,7 @@ import type { GrayImage } from '../image/gray.js';
 import type { TimeSignature } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
-import type { AccidentalKind, AccidentalSymbol, Head, PageSymbols, RestSymbol } from '../symbols/read-symbols.js';
+import type { AccidentalKind, AccidentalSymbol, Head, Mark, PageSymbols, RestSymbol } from '../symbols/read-symbols.js';
 import { staffLineY } from '../staves/detect-staves.js';
 import { digitCells, readNumbers } from '../symbols/digits.js';
 import type { PageTransform } from '../preparation/prepare-page.js';
@@ -66,7 +66,7 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
         times: await Promise.all(signatures.times.map(async (t) => ({ x: t.x, value: await readTimeSignature(t.value, staff, image.gray, image.lineThickness) }))),
         items: mine,
         multiRests: await multiRestCounts(symbols.rests.filter((r) => r.staff === index && (r.kind === 'multi' || r.kind === 'whole')), staff, image),
-        tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index).map((t) => t.x), space),
+        tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index && plausibleTuplet(t, space)).map((t) => t.x), space),
         accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), space),
       };
     }));
@@ -124,6 +124,17 @@ function braceRanges(system: readonly number[], staves: readonly Staff[], symbol
     if (covered.length >= 2 && covered.length <= 3) ranges.push([covered[0]!, covered[covered.length - 1]!]);
   }
   return ranges;
+}
+
+/**
+ * A tuplet number stands over or under its group, at least a space tall,
+ * and the model is sure of it; so is a bracket with its number joined on,
+ * which spans a few notes. Scans are full of specks, and lyrics and hairpins
+ * nearby, that the model calls tuplet marks with less certainty or that
+ * are the wrong size; believed, they turn ordinary notes into triplets.
+ */
+function plausibleTuplet(mark: Mark, space: number): boolean {
+  return mark.confidence >= 0.75 && mark.y1 - mark.y0 >= space * 1.15 && mark.x1 - mark.x0 <= space * 10;
 }
 
 /** A tuplet's bracket halves and number are separate marks; within a few spaces they are one. */

@@ -182,7 +182,8 @@ function keyRun(accidentals: readonly AccidentalSymbol[], heads: readonly Head[]
   const run: AccidentalSymbol[] = [];
   let reach = from + space * 2.2;
   for (const a of accidentals) {
-    if (a.x0 < from - space * 0.3) continue;
+    // A sliver the class map cut off a sharp or flat is not one more of them.
+    if (a.x0 < from - space * 0.3 || a.y1 - a.y0 < space * 1.5) continue;
     if (a.x0 > reach || a.x1 > stopAt) break;
     const kind = run[0]?.kind ?? a.kind;
     if (a.kind !== kind || a.kind === 'double-sharp' || a.kind === 'flat-flat') break;

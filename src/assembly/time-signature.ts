@@ -8,6 +8,7 @@
  * infers it from what the measures hold (inferTimeSignature).
  */
 import { compare, frac, toNumber, type Fraction } from '../score/fraction.js';
+import { timeSignatureLength } from '../score/timeline.js';
 import type { TimeSignature } from '../score/model.js';
 import type { GrayImage } from '../image/gray.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
@@ -63,21 +64,63 @@ function isCut(glyph: TimeGlyph, gray: GrayImage, space: number): boolean {
  * evidence; then undefined.
  */
 export function inferTimeSignature(lengths: readonly Fraction[]): TimeSignature | undefined {
-  const votes = new Map<string, { length: Fraction; n: number }>();
-  for (const length of lengths) {
-    if (compare(length, frac(0)) <= 0) continue;
-    const key = `${length.n}/${length.d}`;
-    const v = votes.get(key) ?? { length, n: 0 };
-    v.n++;
-    votes.set(key, v);
-  }
-  const best = [...votes.values()].sort((a, b) => b.n - a.n)[0];
-  if (!best || best.n < 2) return undefined;
-  const quarters = toNumber(best.length);
+  const usual = mostCommonLength(lengths);
+  if (!usual) return undefined;
+  const quarters = toNumber(usual);
   // Whole numbers of quarters are x/4; halves are x/8; quarters of a quarter are x/16.
   for (const beatType of [4, 8, 16]) {
     const beats = (quarters * beatType) / 4;
     if (Number.isInteger(beats) && beats >= 1 && beats <= 16) return { beats, beatType };
   }
   return undefined;
+}
+
+/**
+ * Printed time signatures checked against what the measures hold. A digit
+ * misread turns 3/4 into 3/1, and on small staves a dynamic's or tuplet's
+ * digits pass for a change of metre; the notes show both. For each printed
+ * signature (in measure order), the measures it governs vote with their
+ * lengths:
+ *
+ * - a signature whose length the measures fill is kept;
+ * - one whose beat type is wrong while its beats are right (the measures
+ *   fill beats/x for another note value x) takes that beat type;
+ * - a later one that the measures do not fill, while they do fill the
+ *   signature already in force, is no change: it is dropped.
+ *
+ * `lengths[m]` lists the lengths of measure m's staves (zero where empty).
+ */
+export function settleTimes(printed: readonly (TimeSignature | undefined)[], lengths: readonly (readonly Fraction[])[]): (TimeSignature | undefined)[] {
+  const settled = [...printed];
+  let current: TimeSignature | undefined;
+  for (let m = 0; m < settled.length; m++) {
+    const time = settled[m];
+    if (!time || time.symbol) {
+      if (time) current = time;
+      continue;
+    }
+    let end = m + 1;
+    while (end < settled.length && !settled[end]) end++;
+    const usual = mostCommonLength(lengths.slice(m, end).flat());
+    if (usual && compare(timeSignatureLength(time), usual) !== 0) {
+      const beatType = [1, 2, 4, 8, 16, 32].find((t) => t !== time.beatType && compare(timeSignatureLength({ beats: time.beats, beatType: t }), usual) === 0);
+      if (beatType) settled[m] = { beats: time.beats, beatType };
+      else if (current && compare(timeSignatureLength(current), usual) === 0) settled[m] = undefined;
+    }
+    current = settled[m] ?? current;
+  }
+  return settled;
+}
+
+/** The length most staff-measures have; undefined when none is shared by two. */
+function mostCommonLength(lengths: readonly Fraction[]): Fraction | undefined {
+  const votes = new Map<string, { length: Fraction; n: number }>();
+  for (const length of lengths) {
+    if (compare(length, frac(0)) <= 0) continue;
+    const v = votes.get(`${length.n}/${length.d}`) ?? { length, n: 0 };
+    v.n++;
+    votes.set(`${length.n}/${length.d}`, v);
+  }
+  const best = [...votes.values()].sort((a, b) => b.n - a.n)[0];
+  return best && best.n >= 2 ? best.length : undefined;
 }

@@ -183,7 +183,8 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     // Key-signature accidentals stand close enough to merge into one component: split them into columns.
     const width = ACCIDENTAL_WIDTH[kind] * space;
     const n = Math.max(1, Math.round((c.x1 - c.x0) / width));
-    return columnBoxes(c, map, n).map((box): AccidentalSymbol => {
+    const boxes = kind === 'flat' && n > 1 ? splitAtStems(c, map, space) : columnBoxes(c, map, n);
+    return boxes.map((box): AccidentalSymbol => {
       // A flat's bowl, not its box centre, sits on the note's line or space: the stem rises above it.
       const y = kind === 'flat' || kind === 'flat-flat' ? box.y1 - space * 0.55 : (box.y0 + box.y1) / 2;
       return { ...p, ...box, kind, position: Math.round(staffPosition(staves[p.staff]!, (box.x0 + box.x1) / 2, y)) };
@@ -287,6 +288,51 @@ function columnBoxes(c: Component, map: ClassMap, n: number): Box[] {
     box.y1 = Math.max(box.y1, y + MAP_SCALE);
   }
   return boxes.filter((b) => b.y1 > b.y0);
+}
+
+/**
+ * Merged flats split where each one's stem stands. Flats of a key signature
+ * touch, and their joined width says little of how many there are (the
+ * class map blurs their edges); their stems say it exactly: each flat has
+ * one, a column of ink far taller than its bowl.
+ */
+function splitAtStems(c: Component, map: ClassMap, space: number): Box[] {
+  const x0 = Math.floor(c.x0 / MAP_SCALE);
+  const columns = Math.ceil(c.x1 / MAP_SCALE) - x0;
+  const rows = Array.from({ length: columns }, () => [] as number[]);
+  for (const i of c.pixels) rows[(i % map.width) - x0]?.push(Math.floor(i / map.width));
+  const tall = rows.map((ys) => longestRun(ys) * MAP_SCALE >= space * 1.9);
+  // Each run of tall columns is a stem (one broken by a blurred column is still one: flats stand a
+  // space apart); a flat reaches from its stem to the next flat's.
+  const stems: number[] = [];
+  tall.forEach((t, k) => {
+    if (t && !tall[k - 1] && (!stems.length || (k - stems[stems.length - 1]!) * MAP_SCALE >= space * 0.5)) stems.push(k);
+  });
+  if (stems.length <= 1) return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1 }];
+  const cuts = [c.x0, ...stems.slice(1).map((k) => (x0 + k) * MAP_SCALE), c.x1];
+  const boxes = cuts.slice(0, -1).map((left, k) => ({ x0: left, x1: cuts[k + 1]!, y0: Infinity, y1: -Infinity }));
+  for (const i of c.pixels) {
+    const x = (i % map.width) * MAP_SCALE;
+    const y = Math.floor(i / map.width) * MAP_SCALE;
+    let b = boxes.length - 1;
+    while (b > 0 && x < boxes[b]!.x0) b--;
+    const box = boxes[b]!;
+    box.y0 = Math.min(box.y0, y);
+    box.y1 = Math.max(box.y1, y + MAP_SCALE);
+  }
+  return boxes.filter((b) => b.y1 > b.y0);
+}
+
+/** The longest run of consecutive values among sorted-or-not row indices. */
+function longestRun(ys: number[]): number {
+  ys.sort((a, b) => a - b);
+  let best = 0;
+  let run = 0;
+  ys.forEach((y, k) => {
+    run = k > 0 && y === ys[k - 1]! + 1 ? run + 1 : 1;
+    best = Math.max(best, run);
+  });
+  return best;
 }
 
 /** Median number of class-map pixels per row: the width of a vertical stroke. */

@@ -21,7 +21,7 @@ describe('measure repair', () => {
     expect(toString(voiceDuration(voice))).toBe('4');
   });
 
-  it('reads unmarked groups of three as triplets only where the staff shows tuplet marks', () => {
+  it('reads unmarked groups of three as triplets only where marked ones came before', () => {
     const make = () => Array.from({ length: 12 }, (_, k) => item(k * 10, 'eighth'));
     const unlicensed = make();
     repairVoice(unlicensed, frac(4), [], 12, false);
