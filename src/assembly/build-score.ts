@@ -66,9 +66,17 @@ export function buildScore(systems: readonly SystemReading[]): Score {
   );
 
   // Time signatures: as printed at the start of a system or measure; inferred from the measures where unreadable.
-  const measureLengths = content.flatMap((sys) => sys.map((bySlot) => [...bySlot.values()].flatMap((sm) => (sm.voices[0] ? [voiceDuration(sm.voices[0])] : []))));
+  // A rest alone in its measure fills whatever metre is in force, so it says nothing of the metre.
+  const measureLengths = content.flatMap((sys) =>
+    sys.map((bySlot) => [...bySlot.values()].flatMap((sm) => (sm.voices[0] && !(sm.voices[0].length === 1 && sm.voices[0][0]!.isRest) ? [voiceDuration(sm.voices[0])] : []))),
+  );
   const settledTimes = settleTimes(
-    systems.flatMap((system) => system.measures.bounds.slice(0, -1).map((left, m) => timeAt(system, left, system.measures.bounds[m + 1]!))),
+    systems.flatMap((system) => {
+      // The opening signature stands before the first notes; a stroke taken for a barline may cut it off.
+      const opening = median(system.staves.flatMap((r) => (r.items.length ? [r.items[0]!.x] : []))) ?? system.measures.bounds[1]!;
+      const bounds = system.measures.bounds;
+      return bounds.slice(0, -1).map((left, m) => timeAt(system, m === 0 ? left : Math.max(left, opening), m === 0 ? Math.max(bounds[1]!, opening) : bounds[m + 1]!));
+    }),
     measureLengths,
   );
   const inferred = inferTimeSignature(measureLengths.flat()) ?? { beats: 4, beatType: 4 };
@@ -269,7 +277,9 @@ function timeAt(system: SystemReading, left: number, right: number): TimeSignatu
   }
   let best: { value: TimeSignature; count: number } | undefined;
   for (const vote of votes.values()) if (!best || vote.count > best.count) best = vote;
-  return best?.value;
+  // Every staff prints the signature; on a big system, digits read on one or two staves alone are a
+  // dynamic's or a rehearsal number's.
+  return best && best.count >= Math.ceil(system.staves.length / 4) ? best.value : undefined;
 }
 
 function timedItem(item: StaffItem): PlacedItem {
@@ -346,6 +356,11 @@ function keySeenAcross(system: SystemReading, reading: StaffReading, x: number):
   if (system.staves.length < 2) return true;
   const seen = system.staves.filter((r) => r.signatures.keys.some((k) => Math.abs(k.x - x) < system.space * 3)).length;
   return seen >= Math.ceil(system.staves.length / 2) + (system.staves.length === 2 ? 1 : 0);
+}
+
+function median(values: readonly number[]): number | undefined {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
 }
 
 /** The value found most often (the first of equals); undefined for none. */

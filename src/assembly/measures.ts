@@ -6,7 +6,8 @@
  * one double or repeat barline; dots beside it make it a repeat.
  */
 import type { Barline, BarStyle } from '../score/model.js';
-import type { Staff } from '../staves/detect-staves.js';
+import type { GrayImage } from '../image/gray.js';
+import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { BarlineSymbol, Mark } from '../symbols/read-symbols.js';
 
 export interface SystemMeasures {
@@ -18,7 +19,14 @@ export interface SystemMeasures {
   left: (Barline | undefined)[];
 }
 
-export function systemMeasures(staffIndices: readonly number[], staves: readonly Staff[], barlines: readonly BarlineSymbol[], repeatDots: readonly Mark[], space: number): SystemMeasures {
+export function systemMeasures(
+  staffIndices: readonly number[],
+  staves: readonly Staff[],
+  barlines: readonly BarlineSymbol[],
+  repeatDots: readonly Mark[],
+  space: number,
+  gray?: GrayImage,
+): SystemMeasures {
   const start = Math.min(...staffIndices.map((i) => staves[i]!.x0));
   const end = Math.max(...staffIndices.map((i) => staves[i]!.x1));
   const members = new Set(staffIndices);
@@ -54,7 +62,14 @@ export function systemMeasures(staffIndices: readonly number[], staves: readonly
   }
   clusters.sort((a, b) => mean(a.lines.map((l) => l.x)) - mean(b.lines.map((l) => l.x)));
   const needed = Math.max(1, Math.ceil(staffIndices.length / 2));
-  const kept = clusters.filter((c) => c.staves.size >= needed);
+  // The model misses a barline on some staves of a degraded page; where it saw one on several, the
+  // page's pixels show whether a line crosses the others too.
+  const crossed = (c: (typeof clusters)[number]) => {
+    if (!gray || c.staves.size < 2 || c.staves.size >= needed) return c.staves.size;
+    const lineX = (s: number) => c.x + slope * (staffMiddle(staves[s]!, c.x) - c.y);
+    return c.staves.size + staffIndices.filter((s) => !c.staves.has(s) && lineAcross(gray, staves[s]!, lineX(s), slope, space)).length;
+  };
+  const kept = clusters.filter((c) => crossed(c) >= needed);
 
   // Strokes less than a space and a half apart are one barline (double, final, repeat).
   const groups: BarlineSymbol[][] = [];
@@ -113,6 +128,35 @@ function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], 
   const repeat = dotsNear(-1) ? { direction: 'backward' as const } : dotsNear(1) ? { direction: 'forward' as const } : undefined;
   if (style === 'regular' && !repeat) return undefined;
   return repeat ? { style, repeat } : { style };
+}
+
+/** Ink darker than this is a line's. */
+const INK = 128;
+
+/**
+ * Whether a vertical line crosses the whole staff near x (within half a
+ * space): some column is ink from the top line to the bottom one. A stem
+ * is shorter than the staff is tall unless it joins a chord spanning it, and
+ * such chords do not line up on most staves of a system as barlines do.
+ */
+function lineAcross(gray: GrayImage, staff: Staff, x: number, slope: number, space: number): boolean {
+  const top = Math.max(0, Math.round(staffLineY(staff, 0, x)));
+  const bottom = Math.min(gray.height - 1, Math.round(staffLineY(staff, 4, x)));
+  const middle = (top + bottom) / 2;
+  for (let cx = Math.round(x - space * 0.5); cx <= Math.round(x + space * 0.5); cx++) {
+    let ink = 0;
+    for (let y = top; y <= bottom; y++) {
+      // On a photo the line leans with the system.
+      const px = Math.round(cx + slope * (y - middle));
+      if (px >= 0 && px < gray.width && gray.data[y * gray.width + px]! < INK) ink++;
+    }
+    if (ink >= (bottom - top + 1) * 0.96) return true;
+  }
+  return false;
+}
+
+function staffMiddle(staff: Staff, x: number): number {
+  return staffLineY(staff, 2, x);
 }
 
 function mean(values: readonly number[]): number {

@@ -54,7 +54,7 @@ export interface PageImage {
 export async function readPage(page: number, image: PageImage, staves: readonly Staff[], systems: readonly StaffSystem[], symbols: PageSymbols, space: number): Promise<SystemReading[]> {
   const items = buildStrokes(symbols, space);
   return Promise.all(systems.map(async (system) => {
-    const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space);
+    const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space, image.gray);
     const inner = measures.bounds.slice(1, -1);
     const readings = await Promise.all(system.staves.map(async (index): Promise<StaffReading> => {
       const staff = staves[index]!;
@@ -71,6 +71,7 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
       };
     }));
     splitAtTimeSignatures(measures, readings, space);
+    dropEmptyOpening(measures, readings);
     return { page, transform: image.transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, space };
   }));
 }
@@ -175,6 +176,20 @@ async function multiRestCounts(rests: readonly RestSymbol[], staff: Staff, image
     if (n !== undefined && n >= 2 && n <= 999) counts.set(rest, n);
   }
   return counts;
+}
+
+/**
+ * A first "measure" with nothing in it on any staff is the clef, key and
+ * time signature cut off by a stroke taken for a barline (a bracket's edge
+ * on a photo, a signature's digit): it joins the measure after it.
+ */
+function dropEmptyOpening(measures: SystemMeasures, readings: readonly StaffReading[]): void {
+  const first = measures.bounds[1]!;
+  if (measures.bounds.length <= 2 || readings.some((r) => r.items.some((i) => i.x < first))) return;
+  measures.bounds.splice(1, 1);
+  measures.right.splice(0, 1);
+  const [opening, next] = measures.left.splice(0, 2);
+  measures.left.unshift(opening ?? next);
 }
 
 /**

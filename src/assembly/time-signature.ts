@@ -83,13 +83,16 @@ export function inferTimeSignature(lengths: readonly Fraction[]): TimeSignature 
  * lengths:
  *
  * - a signature whose length the measures fill is kept;
- * - one whose beat type is wrong while its beats are right (the measures
- *   fill beats/x for another note value x) takes that beat type;
+ * - one whose beat type is unusual (not 2, 4 or 8: a misread digit) while
+ *   its beats are right (the measures fill beats/x for another note value
+ *   x) takes that beat type;
  * - a later one that the measures do not fill, while they do fill the
  *   signature already in force, is no change: it is dropped.
  *
  * `lengths[m]` lists the lengths of measure m's staves (zero where empty).
  */
+const USUAL_BEAT_TYPES = [2, 4, 8];
+
 export function settleTimes(printed: readonly (TimeSignature | undefined)[], lengths: readonly (readonly Fraction[])[]): (TimeSignature | undefined)[] {
   const settled = [...printed];
   let current: TimeSignature | undefined;
@@ -104,9 +107,14 @@ export function settleTimes(printed: readonly (TimeSignature | undefined)[], len
     const usual = mostCommonLength(lengths.slice(m, end).flat());
     if (usual && compare(timeSignatureLength(time), usual) !== 0) {
       const beatType = [1, 2, 4, 8, 16, 32].find((t) => t !== time.beatType && compare(timeSignatureLength({ beats: time.beats, beatType: t }), usual) === 0);
-      if (beatType) settled[m] = { beats: time.beats, beatType };
+      // Only a beat type nobody writes is corrected: measures merged by a missed barline fill 6/2 as
+      // well as 6/4 would fill its own.
+      if (beatType && !USUAL_BEAT_TYPES.includes(time.beatType)) settled[m] = { beats: time.beats, beatType };
       else if (current && compare(timeSignatureLength(current), usual) === 0) settled[m] = undefined;
     }
+    // Whole-note beats are all but unheard of; a 4 misread as 1 is not: x/1 that fits is 4x/4.
+    const read = settled[m];
+    if (read && read.beatType === 1) settled[m] = { beats: read.beats * 4, beatType: 4 };
     current = settled[m] ?? current;
   }
   return settled;

@@ -16,6 +16,14 @@ describe('time signatures settled by the measures', () => {
     expect(settleTimes([t(3, 1), undefined, undefined], measures(3, frac(3)))).toEqual([t(3, 4), undefined, undefined]);
   });
 
+  it('keeps a usual beat type even where merged measures would fit another', () => {
+    expect(settleTimes([t(6, 4), undefined], measures(2, frac(12)))).toEqual([t(6, 4), undefined]);
+  });
+
+  it('reads a whole-note beat the measures confirm as quarters', () => {
+    expect(settleTimes([t(1, 1), undefined], measures(2, frac(4)))).toEqual([t(4, 4), undefined]);
+  });
+
   it('drops a later change the measures do not follow', () => {
     const printed = [t(6, 4), undefined, t(2, 8), t(7, 8), undefined];
     expect(settleTimes(printed, measures(5, frac(6)))).toEqual([t(6, 4), undefined, undefined, undefined, undefined]);
