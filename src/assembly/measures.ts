@@ -7,6 +7,7 @@
  */
 import type { Barline, BarStyle } from '../score/model.js';
 import type { GrayImage } from '../image/gray.js';
+import { barlinesInPixels } from './barline-pixels.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { BarlineSymbol, Mark } from '../symbols/read-symbols.js';
 
@@ -30,7 +31,13 @@ export function systemMeasures(
   const start = Math.min(...staffIndices.map((i) => staves[i]!.x0));
   const end = Math.max(...staffIndices.map((i) => staves[i]!.x1));
   const members = new Set(staffIndices);
-  const candidates = barlines.filter((b) => b.staves.some((s) => members.has(s))).sort((a, b) => a.x - b.x);
+  const candidates = barlines.filter((b) => b.staves.some((s) => members.has(s)));
+  // A lone staff has no neighbour to confirm a barline the model missed; its pixels can.
+  if (gray && staffIndices.length === 1) {
+    const seen = candidates.map((b) => b.x);
+    candidates.push(...barlinesInPixels(gray, staves[staffIndices[0]!]!, staffIndices[0]!, space).filter((b) => seen.every((x) => Math.abs(x - b.x) > space)));
+  }
+  candidates.sort((a, b) => a.x - b.x);
 
   // Pool by x: one cluster per barline position, remembering which staves it was seen on. Going down
   // the system staff by staff, a line joins the cluster it continues. On a photo the barlines lean,

@@ -106,6 +106,9 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
   return [...strokes, ...rests];
 }
 
+/** How far, in spaces, a down-stem reaches below the head it belongs to, at the least. */
+const STEM_REACH = 1.6;
+
 /** The stem touching a head at its side, if any (the nearest when several do). */
 function attachedStem(head: Head, stems: readonly Stem[], space: number): Stem | undefined {
   let best: Stem | undefined;
@@ -114,6 +117,11 @@ function attachedStem(head: Head, stems: readonly Stem[], space: number): Stem |
     if (stem.x < head.x0 - space * 0.4 || stem.x > head.x1 + space * 0.4) continue;
     if (stem.y0 > head.y + space * 0.7 || stem.y1 < head.y - space * 0.7) continue;
     // The stem rises from one end of the head; a stem passing through its middle belongs to a neighbour.
+    const atLeft = Math.abs(stem.x - head.x0) < Math.abs(stem.x - head.x1);
+    // A stem at the head's left edge is a down-stem and hangs well below it; a neighbour's up-stem
+    // that merely passes beside the head (a sixteenth's before a dotted eighth a third higher) does
+    // not. (An up-stem on the right is not held to its reach: a flag eats into what is seen of it.)
+    if (atLeft && stem.y1 - head.y < space * STEM_REACH) continue;
     const edge = Math.min(Math.abs(stem.x - head.x0), Math.abs(stem.x - head.x1));
     if (edge < bestDistance) {
       bestDistance = edge;
