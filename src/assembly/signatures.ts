@@ -142,6 +142,9 @@ function readClef(c: ClefSymbol, staff: Staff): Clef {
       if (top < -4.6) return { sign: 'G', line: 2, octaveChange: 1 };
       return { sign: 'G', line: 2 };
     case 'F':
+      // A plain F clef ends above the staff's second space from the bottom; an 8 under it (the
+      // contrabassoon's, the double bass's) reaches past the staff.
+      if (bottom > 7.5) return { sign: 'F', line: 4, octaveChange: -1 };
       return { sign: 'F', line: 4 };
     case 'C': {
       const centreLine = Math.round((top + bottom) / 4); // staff line index from the top, 0–4

@@ -21,6 +21,7 @@ import { CORPUS_DIR, sample } from '../support/corpus.js';
 import { noteContent } from '../support/note-content.js';
 import { note, rest } from '../support/score-builder.js';
 import { validateMusicXmlFiles } from '../support/xsd.js';
+import { yieldToRunner } from '../support/yield-to-runner.js';
 
 const SMALL = `<?xml version="1.0" encoding="UTF-8"?>
 <mei xmlns="http://www.music-encoding.org/ns/mei" meiversion="5.0">
@@ -482,6 +483,7 @@ describe('readMei: the Polish corpus', () => {
     let notes = 0;
     const started = performance.now();
     for (const file of files) {
+      await yieldToRunner();
       let mei: string;
       try {
         mei = await humdrumToMei(readFileSync(join(POLISH, file), 'utf8'));

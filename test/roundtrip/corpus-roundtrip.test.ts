@@ -18,6 +18,7 @@ import type { Score } from '../../src/score/model.js';
 import { corpusFiles, readBytes, sample } from '../support/corpus.js';
 import { noteContent } from '../support/note-content.js';
 import { validateMusicXmlFiles } from '../support/xsd.js';
+import { yieldToRunner } from '../support/yield-to-runner.js';
 
 // 105 songs spread over the lieder corpus and 10 orchestral movements.
 const files = [...sample(corpusFiles('lieder'), 13), ...sample(corpusFiles('orchestral'), 6)];
@@ -82,9 +83,7 @@ describe('corpus round trip', () => {
       expect(tk.getPageCount()).toBeGreaterThan(0);
       const svg = tk.renderToSVG(1);
       expect(svg, basename(c.file)).toContain('class="note');
-      // Over a minute of synchronous layout in all: let the worker answer vitest between scores,
-      // or on a busy machine its progress messages time out.
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToRunner(); // over a minute of synchronous layout in all
     }
   });
 
