@@ -80,15 +80,20 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
   });
   // The end head of a chord may touch its neighbour with no stem pixels showing between them, and
   // a second's head sits on the far side of the stem: a stemless head against a chord's head joins it.
+  // So does a head just beyond a stem's end, in line with it: an octave's lower head under ledger
+  // lines, where the class map gave the stem's last stretch to the ledgers.
   for (const head of [...stemless]) {
-    for (const group of byStem.values()) {
+    for (const [stem, group] of byStem) {
       const touching = group.some((h) => {
         if (h.staff !== head.staff || h.kind !== head.kind) return false;
         const dx = Math.abs(h.x - head.x);
         const dy = Math.abs(h.y - head.y);
         return (dx < space * 0.6 && dy <= space * 1.3) || (dx < space * 1.6 && dy <= space * 0.6);
       });
-      if (touching) {
+      const inLine = stem.x >= head.x0 - space * 0.4 && stem.x <= head.x1 + space * 0.4;
+      const beyondEnd = Math.min(Math.abs(head.y - stem.y1), Math.abs(stem.y0 - head.y)) < space * 1.5;
+      const continues = inLine && beyondEnd && group.some((h) => h.staff === head.staff && h.kind === head.kind);
+      if (touching || continues) {
         group.push(head);
         stemless.splice(stemless.indexOf(head), 1);
         break;
