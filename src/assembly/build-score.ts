@@ -236,7 +236,7 @@ function matchSlots(system: SystemReading, layout: Layout): number[] {
   for (let j = 0; j <= m; j++) cost[0]![j] = 0;
   for (let i = 1; i <= n; i++) {
     for (let j = i; j <= m; j++) {
-      const mismatch = sameClef(clefs[i - 1], layout.clefs[j - 1]) ? 0 : 1;
+      const mismatch = clefDistance(clefs[i - 1], layout.clefs[j - 1]);
       cost[i]![j] = Math.min(cost[i]![j - 1]!, cost[i - 1]![j - 1]! + mismatch);
     }
   }
@@ -247,6 +247,12 @@ function matchSlots(system: SystemReading, layout: Layout): number[] {
     i--;
   }
   return result;
+}
+
+/** 0 for the same clef, ½ for the same clef an octave apart (the 8 under it missed or imagined), else 1. */
+function clefDistance(a: Clef | undefined, b: Clef | undefined): number {
+  if (sameClef(a, b)) return 0;
+  return a && b && a.sign === b.sign && a.line === b.line ? 0.5 : 1;
 }
 
 function openingClef(reading: StaffReading): Clef | undefined {

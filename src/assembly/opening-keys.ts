@@ -9,9 +9,10 @@
  *
  * - A key change moves every staff of the system by the same number of
  *   fifths, transposing instruments included. So a system starts a change
- *   only when more of its staves moved by one amount than stayed put. A
- *   lone staff has no one to agree with; its change must hold in the next
- *   system too.
+ *   only when more of its staves moved by one amount than stayed put, and
+ *   by every staff when the amount is one fifth (one accidental more or
+ *   less, the commonest misreading). A lone staff has no one to agree with;
+ *   its change must hold in the next system too.
  * - Between changes each staff keeps one key: the one read most often. A
  *   tie goes to the key most other staves read (the concert key), then to
  *   the earliest reading.
@@ -46,6 +47,9 @@ function startsChange(readings: KeyReadings, start: number, i: number): boolean 
   if (amount === undefined || amount === 0) return false;
   if ((votes.get(amount) ?? 0) <= (votes.get(0) ?? 0)) return false;
   const voters = [...votes.values()].reduce((a, b) => a + b, 0);
+  // One sharp or flat more or less is the commonest misreading of all (a note's accidental, a
+  // digit, a blot): such a change must be read on every staff.
+  if (Math.abs(amount) === 1 && votes.get(amount)! < voters) return false;
   if (voters >= 2 || i + 1 >= readings.length) return true;
   // A lone staff: the next system must read the same moved key.
   const next = deltaVotes(readings.slice(start, i), readings[i + 1]!);

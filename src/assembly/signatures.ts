@@ -143,8 +143,9 @@ function readClef(c: ClefSymbol, staff: Staff): Clef {
       return { sign: 'G', line: 2 };
     case 'F':
       // A plain F clef ends above the staff's second space from the bottom; an 8 under it (the
-      // contrabassoon's, the double bass's) reaches past the staff.
-      if (bottom > 7.5) return { sign: 'F', line: 4, octaveChange: -1 };
+      // contrabassoon's, the double bass's) reaches past the staff, not far (a box reaching further
+      // is the clef run together with something else).
+      if (bottom > 7.5 && bottom < 10) return { sign: 'F', line: 4, octaveChange: -1 };
       return { sign: 'F', line: 4 };
     case 'C': {
       const centreLine = Math.round((top + bottom) / 4); // staff line index from the top, 0–4

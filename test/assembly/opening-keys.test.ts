@@ -10,6 +10,11 @@ describe('opening keys reconciled across systems', () => {
     expect(reconcileOpeningKeys([[0, 0, 0], [0, 0, 0], [2, 2, 2], [2, 1, 2]])).toEqual([[0, 0, 0], [0, 0, 0], [2, 2, 2], [2, 2, 2]]);
   });
 
+  it('takes one accidental more or less for a change only when every staff reads it', () => {
+    expect(reconcileOpeningKeys([[2, 6, 6, 6], [6, 5, 5, 5], [5, 5, 5, 5], [5, 5, 5, 5]])).toEqual(Array.from({ length: 4 }, () => [5, 5, 5, 5]));
+    expect(reconcileOpeningKeys([[1, 1, 1], [0, 0, 0], [0, 0, 0]])).toEqual([[1, 1, 1], [0, 0, 0], [0, 0, 0]]);
+  });
+
   it('moves a transposing instrument with the others', () => {
     expect(reconcileOpeningKeys([[0, 2, 0], [0, 2, 0], [-1, 1, -1]])).toEqual([[0, 2, 0], [0, 2, 0], [-1, 1, -1]]);
   });
