@@ -1,20 +1,26 @@
 /**
- * Barlines found in the page's pixels, for a staff that stands alone in its
- * system, where no other staff can confirm a line the model missed.
+ * Barlines found in the page's pixels, where the model missed them.
  *
- * A barline of a lone staff is a straight stroke from its top line to its
- * bottom line and no further, with no notehead at either end. Stems are
- * shorter than the staff or run past it, a chord's stem carries heads, and
- * the other upright strokes (accidentals, digits, rests) are shorter still.
+ * A barline crosses a staff from its top line to its bottom line, with no
+ * notehead at either end, and on the system's outer edges it stops there.
+ * Stems are shorter than the staff or run past it, a chord's stem carries
+ * heads, and the other upright strokes (accidentals, digits, rests) are
+ * shorter still. Between the staves of a system the line may go on through
+ * the gap (a grand staff's barlines do), so a side facing another staff of
+ * the system is not required to be clear.
  */
-import type { GrayImage } from '../image/gray.js';
+import type { BinaryImage } from '../preparation/binarize.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { BarlineSymbol } from '../symbols/read-symbols.js';
 
-/** Ink darker than this. */
-const INK = 128;
+export interface OuterEdges {
+  /** The staff is the system's top one: nothing may continue above it. */
+  top: boolean;
+  /** The staff is the system's bottom one. */
+  bottom: boolean;
+}
 
-export function barlinesInPixels(gray: GrayImage, staff: Staff, staffIndex: number, space: number): BarlineSymbol[] {
+export function barlinesInPixels(image: BinaryImage, staff: Staff, staffIndex: number, space: number, edges: OuterEdges = { top: true, bottom: true }): BarlineSymbol[] {
   const found: BarlineSymbol[] = [];
   let run: number[] = [];
   const flush = () => {
@@ -23,43 +29,48 @@ export function barlinesInPixels(gray: GrayImage, staff: Staff, staffIndex: numb
       const x1 = run[run.length - 1]! + 1;
       const y0 = staffLineY(staff, 0, x0);
       const y1 = staffLineY(staff, 4, x0);
-      if (!headAt(gray, x0, x1, y0, space) && !headAt(gray, x0, x1, y1, space)) {
+      if (!headAt(image, x0, x1, y0, space) && !headAt(image, x0, x1, y1, space)) {
         found.push({ x: (x0 + x1) / 2, x0, x1, y0, y1, thickness: x1 - x0, confidence: 0.5, staves: [staffIndex] });
       }
     }
     run = [];
   };
   for (let x = Math.ceil(staff.x0 + space); x < Math.floor(staff.x1); x++) {
-    if (spansStaffOnly(gray, staff, x, space)) run.push(x);
+    if (spansStaff(image, staff, x, space, edges)) run.push(x);
     else flush();
   }
   flush();
   return found;
 }
 
-function ink(gray: GrayImage, x: number, y: number): boolean {
-  return x >= 0 && y >= 0 && x < gray.width && y < gray.height && gray.data[Math.round(y) * gray.width + x]! < INK;
+function ink(image: BinaryImage, x: number, y: number): boolean {
+  return x >= 0 && y >= 0 && x < image.width && y < image.height && image.data[Math.round(y) * image.width + x] === 1;
 }
 
-/** Ink in column x from the top line to the bottom one, and paper just beyond both. */
-function spansStaffOnly(gray: GrayImage, staff: Staff, x: number, space: number): boolean {
+/** Ink in column x from the top line to the bottom one, and paper just beyond the outer edges. */
+function spansStaff(image: BinaryImage, staff: Staff, x: number, space: number, edges: OuterEdges): boolean {
   const top = Math.round(staffLineY(staff, 0, x));
   const bottom = Math.round(staffLineY(staff, 4, x));
   let covered = 0;
-  for (let y = top; y <= bottom; y++) if (ink(gray, x, y)) covered++;
+  for (let y = top; y <= bottom; y++) if (ink(image, x, y)) covered++;
   if (covered < (bottom - top + 1) * 0.96) return false;
   let beyond = 0;
   let rows = 0;
   for (let d = Math.round(space * 0.3); d <= Math.round(space * 0.9); d++) {
-    rows += 2;
-    if (ink(gray, x, top - d)) beyond++;
-    if (ink(gray, x, bottom + d)) beyond++;
+    if (edges.top) {
+      rows++;
+      if (ink(image, x, top - d)) beyond++;
+    }
+    if (edges.bottom) {
+      rows++;
+      if (ink(image, x, bottom + d)) beyond++;
+    }
   }
   return beyond <= rows * 0.2;
 }
 
 /** Whether a notehead touches the stroke [x0, x1) at the line at y: a filled blob beside it, off the staff line. */
-function headAt(gray: GrayImage, x0: number, x1: number, y: number, space: number): boolean {
+function headAt(image: BinaryImage, x0: number, x1: number, y: number, space: number): boolean {
   for (const side of [-1, 1]) {
     let filled = 0;
     let total = 0;
@@ -69,7 +80,7 @@ function headAt(gray: GrayImage, x0: number, x1: number, y: number, space: numbe
       for (let d = Math.round(space * 0.3); d <= Math.round(space * 1.0); d++) {
         const x = side < 0 ? x0 - d : x1 - 1 + d;
         total++;
-        if (ink(gray, x, y + dy)) filled++;
+        if (ink(image, x, y + dy)) filled++;
       }
     }
     if (filled >= total * 0.5) return true;

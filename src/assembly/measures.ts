@@ -6,7 +6,7 @@
  * one double or repeat barline; dots beside it make it a repeat.
  */
 import type { Barline, BarStyle } from '../score/model.js';
-import type { GrayImage } from '../image/gray.js';
+import type { BinaryImage } from '../preparation/binarize.js';
 import { barlinesInPixels } from './barline-pixels.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { BarlineSymbol, Mark } from '../symbols/read-symbols.js';
@@ -26,16 +26,19 @@ export function systemMeasures(
   barlines: readonly BarlineSymbol[],
   repeatDots: readonly Mark[],
   space: number,
-  gray?: GrayImage,
+  ink?: BinaryImage,
 ): SystemMeasures {
   const start = Math.min(...staffIndices.map((i) => staves[i]!.x0));
   const end = Math.max(...staffIndices.map((i) => staves[i]!.x1));
   const members = new Set(staffIndices);
   const candidates = barlines.filter((b) => b.staves.some((s) => members.has(s)));
-  // A lone staff has no neighbour to confirm a barline the model missed; its pixels can.
-  if (gray && staffIndices.length === 1) {
-    const seen = candidates.map((b) => b.x);
-    candidates.push(...barlinesInPixels(gray, staves[staffIndices[0]!]!, staffIndices[0]!, space).filter((b) => seen.every((x) => Math.abs(x - b.x) > space)));
+  // Barlines the model missed on a staff show in its pixels; pooled below like the model's own.
+  if (ink) {
+    staffIndices.forEach((s, k) => {
+      const seen = candidates.filter((b) => b.staves.includes(s)).map((b) => b.x);
+      const edges = { top: k === 0, bottom: k === staffIndices.length - 1 };
+      candidates.push(...barlinesInPixels(ink, staves[s]!, s, space, edges).filter((b) => seen.every((x) => Math.abs(x - b.x) > space)));
+    });
   }
   candidates.sort((a, b) => a.x - b.x);
 
@@ -72,9 +75,9 @@ export function systemMeasures(
   // The model misses a barline on some staves of a degraded page; where it saw one on several, the
   // page's pixels show whether a line crosses the others too.
   const crossed = (c: (typeof clusters)[number]) => {
-    if (!gray || c.staves.size < 2 || c.staves.size >= needed) return c.staves.size;
+    if (!ink || c.staves.size < 2 || c.staves.size >= needed) return c.staves.size;
     const lineX = (s: number) => c.x + slope * (staffMiddle(staves[s]!, c.x) - c.y);
-    return c.staves.size + staffIndices.filter((s) => !c.staves.has(s) && lineAcross(gray, staves[s]!, lineX(s), slope, space)).length;
+    return c.staves.size + staffIndices.filter((s) => !c.staves.has(s) && lineAcross(ink, staves[s]!, lineX(s), slope, space)).length;
   };
   const kept = clusters.filter((c) => crossed(c) >= needed);
 
@@ -137,27 +140,24 @@ function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], 
   return repeat ? { style, repeat } : { style };
 }
 
-/** Ink darker than this is a line's. */
-const INK = 128;
-
 /**
  * Whether a vertical line crosses the whole staff near x (within half a
  * space): some column is ink from the top line to the bottom one. A stem
  * is shorter than the staff is tall unless it joins a chord spanning it, and
  * such chords do not line up on most staves of a system as barlines do.
  */
-function lineAcross(gray: GrayImage, staff: Staff, x: number, slope: number, space: number): boolean {
+function lineAcross(ink: BinaryImage, staff: Staff, x: number, slope: number, space: number): boolean {
   const top = Math.max(0, Math.round(staffLineY(staff, 0, x)));
-  const bottom = Math.min(gray.height - 1, Math.round(staffLineY(staff, 4, x)));
+  const bottom = Math.min(ink.height - 1, Math.round(staffLineY(staff, 4, x)));
   const middle = (top + bottom) / 2;
   for (let cx = Math.round(x - space * 0.5); cx <= Math.round(x + space * 0.5); cx++) {
-    let ink = 0;
+    let covered = 0;
     for (let y = top; y <= bottom; y++) {
       // On a photo the line leans with the system.
       const px = Math.round(cx + slope * (y - middle));
-      if (px >= 0 && px < gray.width && gray.data[y * gray.width + px]! < INK) ink++;
+      if (px >= 0 && px < ink.width && ink.data[y * ink.width + px]) covered++;
     }
-    if (ink >= (bottom - top + 1) * 0.96) return true;
+    if (covered >= (bottom - top + 1) * 0.96) return true;
   }
   return false;
 }

@@ -6,6 +6,7 @@
  * when the clef, key and time in force from earlier pages are known.
  */
 import type { GrayImage } from '../image/gray.js';
+import type { BinaryImage } from '../preparation/binarize.js';
 import type { TimeSignature } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
@@ -46,6 +47,8 @@ export interface SystemReading {
 export interface PageImage {
   /** The prepared page (digits are read from its pixels). */
   gray: GrayImage;
+  /** Its ink (1) and paper (0), at the page's own threshold: strokes are checked on it. */
+  ink: BinaryImage;
   /** Staff-line thickness on the prepared page. */
   lineThickness: number;
   transform: PageTransform;
@@ -54,7 +57,7 @@ export interface PageImage {
 export async function readPage(page: number, image: PageImage, staves: readonly Staff[], systems: readonly StaffSystem[], symbols: PageSymbols, space: number): Promise<SystemReading[]> {
   const items = buildStrokes(symbols, space);
   return Promise.all(systems.map(async (system) => {
-    const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space, image.gray);
+    const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space, image.ink);
     const inner = measures.bounds.slice(1, -1);
     const readings = await Promise.all(system.staves.map(async (index): Promise<StaffReading> => {
       const staff = staves[index]!;

@@ -45,7 +45,7 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
     const input = { gray: prepared.gray, ink: prepared.ink, staves, systems, map, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
     text.pending = text.ocr.then((ocr) => ocr && readPageText(input, ocr)).then((read) => void (read && text.pages.push(read)), () => {});
   }
-  const image = { gray: prepared.gray, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
+  const image = { gray: prepared.gray, ink: prepared.ink, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
   const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);
   onStage?.('assembled');
   return readings;

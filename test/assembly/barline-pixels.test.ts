@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { barlinesInPixels } from '../../src/assembly/barline-pixels.js';
-import type { GrayImage } from '../../src/image/gray.js';
+import type { BinaryImage } from '../../src/preparation/binarize.js';
 import type { Staff } from '../../src/staves/detect-staves.js';
 
 const SPACE = 12;
 const TOP = 30;
 const staff: Staff = { xs: [10, 290], lines: [0, 1, 2, 3, 4].map((l) => [TOP + l * SPACE, TOP + l * SPACE]), x0: 10, x1: 290, space: SPACE };
 
-/** A white page with the staff's five lines. */
-function page(): GrayImage {
-  const gray: GrayImage = { width: 300, height: 120, data: new Uint8Array(300 * 120).fill(255) };
+/** Paper with the staff's five lines. */
+function page(): BinaryImage {
+  const gray: BinaryImage = { width: 300, height: 120, data: new Uint8Array(300 * 120) };
   for (let l = 0; l < 5; l++) fill(gray, 10, TOP + l * SPACE, 290, TOP + l * SPACE + 1);
   return gray;
 }
 
-function fill(gray: GrayImage, x0: number, y0: number, x1: number, y1: number): void {
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) gray.data[y * gray.width + x] = 0;
+function fill(gray: BinaryImage, x0: number, y0: number, x1: number, y1: number): void {
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) gray.data[y * gray.width + x] = 1;
 }
 
 describe('barlines found in the pixels of a lone staff', () => {
@@ -23,6 +23,13 @@ describe('barlines found in the pixels of a lone staff', () => {
     const gray = page();
     fill(gray, 150, TOP, 152, TOP + 4 * SPACE + 1);
     expect(barlinesInPixels(gray, staff, 0, SPACE).map((b) => Math.round(b.x))).toEqual([151]);
+  });
+
+  it('lets a line go on into the gap towards another staff of the system', () => {
+    const gray = page();
+    fill(gray, 150, TOP, 152, TOP + 4 * SPACE + 20);
+    expect(barlinesInPixels(gray, staff, 0, SPACE)).toEqual([]);
+    expect(barlinesInPixels(gray, staff, 0, SPACE, { top: true, bottom: false })).toHaveLength(1);
   });
 
   it('ignores a stem that runs past the staff and one that carries a head', () => {
