@@ -32,9 +32,10 @@ interface Case {
 const cases: Case[] = [];
 let outDir: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'scoresight-roundtrip-'));
   for (const file of files) {
+    await yieldToRunner();
     const original = readMusicXml(readBytes(file));
     cases.push({ file, original, xml: writeMusicXml(original, { encodingDate: '2026-01-01', modelVersion: 'test' }) });
   }

@@ -29,6 +29,7 @@ import { soundingMidiNumber } from '../../../src/score/pitch.js';
 import { placedNotes } from '../../../src/score/timeline.js';
 import { corpusFiles, readBytes, sample } from '../../support/corpus.js';
 import { validateMusicXmlFiles } from '../../support/xsd.js';
+import { yieldToRunner } from '../../support/yield-to-runner.js';
 import { measureProblem, soundingNotes } from './score-checks.js';
 
 // Node loads the CommonJS package as a default export only; see src/exports/midi.ts.
@@ -50,9 +51,10 @@ interface Case {
 const cases: Case[] = [];
 let outDir: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'scoresight-midi-'));
   for (const file of files) {
+    await yieldToRunner();
     const original = readMusicXml(readBytes(file));
     const bytes = writeMidi(original);
     const midi = new Midi(bytes);
