@@ -51,9 +51,7 @@ function ink(image: BinaryImage, x: number, y: number): boolean {
 function spansStaff(image: BinaryImage, staff: Staff, x: number, space: number, edges: OuterEdges): boolean {
   const top = Math.round(staffLineY(staff, 0, x));
   const bottom = Math.round(staffLineY(staff, 4, x));
-  let covered = 0;
-  for (let y = top; y <= bottom; y++) if (ink(image, x, y)) covered++;
-  if (covered < (bottom - top + 1) * 0.96) return false;
+  if (!columnCovers(image, x, top, bottom, 0)) return false;
   let beyond = 0;
   let rows = 0;
   for (let d = Math.round(space * 0.3); d <= Math.round(space * 0.9); d++) {
@@ -67,6 +65,29 @@ function spansStaff(image: BinaryImage, staff: Staff, x: number, space: number, 
     }
   }
   return beyond <= rows * 0.2;
+}
+
+/**
+ * Whether a vertical line crosses the whole staff near x (within half a
+ * space): some column is ink from the top line to the bottom one. A stem
+ * is shorter than the staff is tall unless it joins a chord spanning it, and
+ * such chords do not line up on most staves of a system as barlines do.
+ */
+export function lineAcross(image: BinaryImage, staff: Staff, x: number, slope: number, space: number): boolean {
+  const top = Math.max(0, Math.round(staffLineY(staff, 0, x)));
+  const bottom = Math.min(image.height - 1, Math.round(staffLineY(staff, 4, x)));
+  for (let cx = Math.round(x - space * 0.5); cx <= Math.round(x + space * 0.5); cx++) {
+    if (columnCovers(image, cx, top, bottom, slope)) return true;
+  }
+  return false;
+}
+
+/** Ink in nearly every row from top to bottom along column x, leaning by `slope` (dx per dy) about the middle. */
+function columnCovers(image: BinaryImage, x: number, top: number, bottom: number, slope: number): boolean {
+  const middle = (top + bottom) / 2;
+  let covered = 0;
+  for (let y = top; y <= bottom; y++) if (ink(image, Math.round(x + slope * (y - middle)), y)) covered++;
+  return covered >= (bottom - top + 1) * 0.96;
 }
 
 /** Whether a notehead touches the stroke [x0, x1) at the line at y: a filled blob beside it, off the staff line. */

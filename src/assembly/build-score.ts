@@ -18,7 +18,7 @@ import type { AccidentalKind } from '../symbols/read-symbols.js';
 import { repairVoice, voiceDuration, type TimedItem } from './measure-repair.js';
 import type { StaffReading, SystemReading } from './read-page.js';
 import { restType, strokeType, type StaffItem } from './strokes.js';
-import { reconcileOpeningKeys } from './opening-keys.js';
+import { mostRead, reconcileOpeningKeys } from './opening-keys.js';
 import { inferTimeSignature, settleTimes } from './time-signature.js';
 import { splitVoices } from './voices.js';
 
@@ -106,6 +106,9 @@ export function buildScore(systems: readonly SystemReading[]): Score {
 
   systems.forEach((system, si) => {
     const slots = slotsOf[si]!;
+    // A system that shows no key at all (none was read, or C major follows a change) keeps the one in
+    // force; the first takes what later systems show.
+    const shown = openingReadings[si]!.some((value) => value !== undefined);
     system.measures.bounds.slice(0, -1).forEach((left, m) => {
       const right = system.measures.bounds[m + 1]!;
       const printed = settledTimes[printedIndex++];
@@ -127,7 +130,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
       }));
       // A key change inside a system moves every staff by one amount; a staff that missed reading it follows.
       const midKeys = m === 0 ? [] : system.staves.map((reading) => reading.signatures.keys.find((kk) => kk.x >= left - system.space && kk.x < right && !isOpening(system, reading, kk.x) && keySeenAcross(system, reading, kk.x))?.value);
-      const midShift = mostCommon(midKeys.flatMap((value, k) => (value === undefined ? [] : [value - keyState[slots[k]!]!])));
+      const midShift = mostRead(midKeys.flatMap((value, k) => (value === undefined ? [] : [value - keyState[slots[k]!]!])));
       // Keys and clefs, staff by staff, then the notes under them.
       layout.slots.forEach((slot, s) => {
         const k = slots.indexOf(s);
@@ -144,9 +147,6 @@ export function buildScore(systems: readonly SystemReading[]): Score {
             measure.clefs.push({ ...c.value, staff: slot.staff, offset });
             if (atStart || compare(offset, ZERO) === 0) clefState[s] = c.value;
           }
-          // A system that shows no key at all (none was read, or C major follows a change) keeps the one in
-          // force; the first takes what later systems show.
-          const shown = openingReadings[si]!.some((value) => value !== undefined);
           const key = m === 0 ? (shown || first ? openingKeys[si]![s] : undefined) : (midKeys[k] ?? (midShift === undefined ? undefined : keyState[s]! + midShift));
           if (key !== undefined && (key !== keyState[s] || first)) {
             keyState[s] = key;
@@ -355,8 +355,8 @@ function measureRest(expected: Fraction, staff: number): RestEvent {
 
 /**
  * A key change inside a system is printed on every staff at that barline; a
- * run of accidentals on one staff of several is a chord's, not a key. The
- * opening key of a system, right after its clefs, needs no witness.
+ * run of accidentals on one staff of several is a chord's, not a key. (The
+ * opening keys of systems are settled apart: opening-keys.ts.)
  */
 function keySeenAcross(system: SystemReading, reading: StaffReading, x: number): boolean {
   if (system.staves.length < 2) return true;
@@ -367,15 +367,6 @@ function keySeenAcross(system: SystemReading, reading: StaffReading, x: number):
 function median(values: readonly number[]): number | undefined {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[sorted.length >> 1];
-}
-
-/** The value found most often (the first of equals); undefined for none. */
-function mostCommon(values: readonly number[]): number | undefined {
-  const counts = new Map<number, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best: number | undefined;
-  for (const [v, n] of counts) if (best === undefined || n > counts.get(best)!) best = v;
-  return best;
 }
 
 /** The key printed right after a staff's opening clef, if one was read there. */

@@ -7,7 +7,7 @@
  */
 import type { Barline, BarStyle } from '../score/model.js';
 import type { BinaryImage } from '../preparation/binarize.js';
-import { barlinesInPixels } from './barline-pixels.js';
+import { barlinesInPixels, lineAcross } from './barline-pixels.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { BarlineSymbol, Mark } from '../symbols/read-symbols.js';
 
@@ -76,7 +76,7 @@ export function systemMeasures(
   // page's pixels show whether a line crosses the others too.
   const crossed = (c: (typeof clusters)[number]) => {
     if (!ink || c.staves.size < 2 || c.staves.size >= needed) return c.staves.size;
-    const lineX = (s: number) => c.x + slope * (staffMiddle(staves[s]!, c.x) - c.y);
+    const lineX = (s: number) => c.x + slope * (staffLineY(staves[s]!, 2, c.x) - c.y);
     return c.staves.size + staffIndices.filter((s) => !c.staves.has(s) && lineAcross(ink, staves[s]!, lineX(s), slope, space)).length;
   };
   const kept = clusters.filter((c) => crossed(c) >= needed);
@@ -138,32 +138,6 @@ function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], 
   const repeat = dotsNear(-1) ? { direction: 'backward' as const } : dotsNear(1) ? { direction: 'forward' as const } : undefined;
   if (style === 'regular' && !repeat) return undefined;
   return repeat ? { style, repeat } : { style };
-}
-
-/**
- * Whether a vertical line crosses the whole staff near x (within half a
- * space): some column is ink from the top line to the bottom one. A stem
- * is shorter than the staff is tall unless it joins a chord spanning it, and
- * such chords do not line up on most staves of a system as barlines do.
- */
-function lineAcross(ink: BinaryImage, staff: Staff, x: number, slope: number, space: number): boolean {
-  const top = Math.max(0, Math.round(staffLineY(staff, 0, x)));
-  const bottom = Math.min(ink.height - 1, Math.round(staffLineY(staff, 4, x)));
-  const middle = (top + bottom) / 2;
-  for (let cx = Math.round(x - space * 0.5); cx <= Math.round(x + space * 0.5); cx++) {
-    let covered = 0;
-    for (let y = top; y <= bottom; y++) {
-      // On a photo the line leans with the system.
-      const px = Math.round(cx + slope * (y - middle));
-      if (px >= 0 && px < ink.width && ink.data[y * ink.width + px]) covered++;
-    }
-    if (covered >= (bottom - top + 1) * 0.96) return true;
-  }
-  return false;
-}
-
-function staffMiddle(staff: Staff, x: number): number {
-  return staffLineY(staff, 2, x);
 }
 
 function mean(values: readonly number[]): number {

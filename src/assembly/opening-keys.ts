@@ -90,7 +90,8 @@ function segmentKeys(segment: KeyReadings, slots: number): (number | undefined)[
   });
 }
 
-function mostRead(values: readonly (number | undefined)[]): number | undefined {
+/** The value read most often (the first read of equals); undefined for none. */
+export function mostRead(values: readonly (number | undefined)[]): number | undefined {
   return tally(values).leaders[0];
 }
 

@@ -279,11 +279,16 @@ function coversStaff(c: Component, staff: Staff, space: number): boolean {
 function columnBoxes(c: Component, map: ClassMap, n: number): Box[] {
   if (n <= 1) return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1 }];
   const width = (c.x1 - c.x0) / n;
-  const boxes = Array.from({ length: n }, (_, k) => ({ x0: c.x0 + k * width, x1: c.x0 + (k + 1) * width, y0: Infinity, y1: -Infinity }));
+  const columns = Array.from({ length: n }, (_, k) => ({ x0: c.x0 + k * width, x1: c.x0 + (k + 1) * width }));
+  return fillBoxes(c, map, columns, (x) => Math.min(n - 1, Math.floor((x - c.x0) / width)));
+}
+
+/** The vertical extent of the component's pixels within each column range (`columnOf` picks the range of an x); empty ranges are dropped. */
+function fillBoxes(c: Component, map: ClassMap, columns: readonly { x0: number; x1: number }[], columnOf: (x: number) => number): Box[] {
+  const boxes = columns.map((col) => ({ ...col, y0: Infinity, y1: -Infinity }));
   for (const i of c.pixels) {
-    const x = (i % map.width) * MAP_SCALE;
+    const box = boxes[columnOf((i % map.width) * MAP_SCALE)]!;
     const y = Math.floor(i / map.width) * MAP_SCALE;
-    const box = boxes[Math.min(n - 1, Math.floor((x - c.x0) / width))]!;
     box.y0 = Math.min(box.y0, y);
     box.y1 = Math.max(box.y1, y + MAP_SCALE);
   }
@@ -310,17 +315,12 @@ function splitAtStems(c: Component, map: ClassMap, space: number): Box[] {
   });
   if (stems.length <= 1) return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1 }];
   const cuts = [c.x0, ...stems.slice(1).map((k) => (x0 + k) * MAP_SCALE), c.x1];
-  const boxes = cuts.slice(0, -1).map((left, k) => ({ x0: left, x1: cuts[k + 1]!, y0: Infinity, y1: -Infinity }));
-  for (const i of c.pixels) {
-    const x = (i % map.width) * MAP_SCALE;
-    const y = Math.floor(i / map.width) * MAP_SCALE;
+  const boxes = cuts.slice(0, -1).map((left, k) => ({ x0: left, x1: cuts[k + 1]! }));
+  return fillBoxes(c, map, boxes, (x) => {
     let b = boxes.length - 1;
     while (b > 0 && x < boxes[b]!.x0) b--;
-    const box = boxes[b]!;
-    box.y0 = Math.min(box.y0, y);
-    box.y1 = Math.max(box.y1, y + MAP_SCALE);
-  }
-  return boxes.filter((b) => b.y1 > b.y0);
+    return b;
+  });
 }
 
 /** The longest run of consecutive values among sorted-or-not row indices. */
