@@ -8,6 +8,7 @@
  * stem (assembly/chords.ts), which is where it is unambiguous.
  */
 import type { Staff } from '../staves/detect-staves.js';
+import { headsFollowStems } from './heads-between-staves.js';
 import { nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
 import { centre, classComponents, MAP_SCALE, type Component } from './components.js';
 import type { ClassMap } from './segment.js';
@@ -180,16 +181,16 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   }, 1).flat();
   const accidentals = placed(['sharp', 'flat', 'natural', 'doubleSharp', 'doubleFlat'], (c, p) => {
     const kind = ACCIDENTAL_KIND[nameOf(c.cls)]!;
+    // A sharp or a natural stands near three spaces tall; a shorter one is a bracket of a cautionary
+    // accidental, "(♭)", or a speck.
+    if ((kind === 'natural' || kind === 'sharp') && c.y1 - c.y0 < space * 2) return undefined;
     // Key-signature accidentals stand close enough to merge into one component: split them into columns.
     const width = ACCIDENTAL_WIDTH[kind] * space;
     const n = Math.max(1, Math.round((c.x1 - c.x0) / width));
     const boxes = kind === 'flat' && n > 1 ? splitAtStems(c, map, space) : columnBoxes(c, map, n);
-    return boxes.map((box): AccidentalSymbol => {
-      // A flat's bowl, not its box centre, sits on the note's line or space: the stem rises above it.
-      const y = kind === 'flat' || kind === 'flat-flat' ? box.y1 - space * 0.55 : (box.y0 + box.y1) / 2;
-      return { ...p, ...box, kind, position: Math.round(staffPosition(staves[p.staff]!, (box.x0 + box.x1) / 2, y)) };
-    });
+    return boxes.map((box): AccidentalSymbol => ({ ...p, ...box, kind, position: accidentalPosition(staves[p.staff]!, box, kind, space) }));
   }, 6).flat();
+  headsFollowStems(heads, stems, accidentals, dots, staves, space);
   const clefs = classComponents(map, idx(['clefG', 'clefF', 'clefC', 'clefOther']), 10).flatMap((c) => clefPieces(c, staves, map, space));
   const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
@@ -224,6 +225,12 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const cutStrokes = time.filter((t) => t.common);
   const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
   return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, braces, map };
+}
+
+/** Staff position of an accidental: a flat's bowl, not its box centre, sits on the note's line or space (the stem rises above it). */
+export function accidentalPosition(staff: Staff, box: Box, kind: AccidentalKind, space: number): number {
+  const y = kind === 'flat' || kind === 'flat-flat' ? box.y1 - space * 0.55 : (box.y0 + box.y1) / 2;
+  return Math.round(staffPosition(staff, (box.x0 + box.x1) / 2, y));
 }
 
 /**
@@ -439,13 +446,15 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
  * that lies in its own band, halfway to the staves above and below.
  */
 function clefPieces(c: Component, staves: readonly Staff[], map: ClassMap, space: number): ClefSymbol[] {
-  const kind = CLEF_KIND[nameOf(c.cls)]!;
   const x = (c.x0 + c.x1) / 2;
   const piece = (staff: number, y0: number, y1: number): ClefSymbol | undefined => {
     let weight = 0;
     let count = 0;
     let top = Infinity;
     let bottom = -Infinity;
+    // Each piece takes the class most of its own pixels have: a C clef touching the G clef above
+    // it is outvoted in the joined shape, not in its own band.
+    const votes = new Map<number, number>();
     for (const i of c.pixels) {
       const y = (Math.floor(i / map.width) + 0.5) * MAP_SCALE;
       if (y < y0 || y >= y1) continue;
@@ -453,8 +462,11 @@ function clefPieces(c: Component, staves: readonly Staff[], map: ClassMap, space
       count++;
       top = Math.min(top, y - MAP_SCALE / 2);
       bottom = Math.max(bottom, y + MAP_SCALE / 2);
+      votes.set(map.data[i]!, (votes.get(map.data[i]!) ?? 0) + 1);
     }
     if (!count || bottom - top < space * 1.5) return undefined;
+    const cls = [...votes].reduce((best, v) => (v[1] > best[1] ? v : best))[0];
+    const kind = CLEF_KIND[nameOf(cls)]!;
     return { x0: c.x0, x1: c.x1, y0: top, y1: bottom, staff, confidence: c.confidence, kind, balance: (weight / count - top) / (bottom - top) };
   };
   if (c.y1 - c.y0 <= space * 9) {
