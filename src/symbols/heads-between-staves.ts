@@ -2,12 +2,14 @@
  * Heads between two close staves. Every symbol first goes to the staff
  * nearest it, but on an orchestral page the gap between staves is under two
  * spaces: a violin's B♭3 hangs a space and a half below its own staff and a
- * third of a space above the next one. Its stem tells where it belongs: it
- * rises into the staff above. Where staves stand that close, such a head moves to its stem's staff, with the
- * accidental before it and the dots after it.
+ * third of a space above the next one; on a crowded page a bassoon's high
+ * notes run into the clarinet's staff above. The stem tells where a head
+ * belongs: it rises into the violin's staff, falls into the bassoon's.
+ * Where staves stand that close, such a head moves to the staff its stem
+ * reaches, with the accidental before it and the dots after it.
  */
 import type { Staff } from '../staves/detect-staves.js';
-import { positionY, staffPosition } from '../staves/staff-geometry.js';
+import { nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
 import { accidentalPosition, type AccidentalSymbol, type Head, type Stem } from './read-symbols.js';
 
 interface Dot {
@@ -16,31 +18,42 @@ interface Dot {
   staff: number;
 }
 
-export function headsFollowStems<D extends Dot>(heads: Head[], stems: readonly Stem[], accidentals: AccidentalSymbol[], dots: D[], staves: readonly Staff[], space: number): void {
+/**
+ * `onLedgers` tells whether a head, placed on a staff, has the ledger lines its position there needs:
+ * a second voice's head inside its own staff, stem rising into the staff above, would need three.
+ */
+export function headsFollowStems<D extends Dot>(heads: Head[], stems: readonly Stem[], accidentals: AccidentalSymbol[], dots: D[], staves: readonly Staff[], space: number, onLedgers: (head: Head) => boolean): void {
   heads.forEach((head, i) => {
-    // Only heads on their staff's outer lines or beyond can be another staff's.
-    if (head.position > 0 && head.position < 8) return;
-    const stem = stems.find((s) => s.staff !== head.staff && touches(s, head, space));
+    const stem = stems.find((s) => touches(s, head, space));
     if (!stem) return;
-    const target = staves[stem.staff]!;
+    // The staff the stem reaches: nearest its far end (the stem's own staff is its centre's, which on a
+    // crowded page may be the head's).
+    const far = Math.abs(stem.y0 - head.y) > Math.abs(stem.y1 - head.y) ? stem.y0 : stem.y1;
+    const to = nearestStaff(staves, stem.x, far);
+    if (to < 0 || to === head.staff) return;
+    const target = staves[to]!;
     const position = Math.round(staffPosition(target, head.x, head.y));
-    // The stem runs from the head toward its staff, and the head hangs on the side facing the staff it was given.
+    // The head stands beyond the other staff, its stem runs from it toward that staff's middle (the usual
+    // way), and in its own staff it stands on the side facing the other, stem pointing away from its
+    // middle (the unusual way: a second voice's, or a crowded page's notes run into their neighbour).
     const below = position > 8;
     const fromBelow = Math.abs(stem.y1 - head.y) < Math.abs(stem.y0 - head.y);
-    if (below !== fromBelow || (below ? position > 16 : position < -8)) return;
+    if ((position >= 0 && position <= 8) || below !== fromBelow || (below ? position > 16 || head.position >= 4 : position < -8 || head.position <= 4)) return;
     // Only between close staves: across a grand staff's wide gap a stem reaching the other staff is a cross-staff beam's.
     const from = head.staff;
     const gap = below ? positionY(staves[from]!, head.x, 0) - positionY(target, head.x, 8) : positionY(target, head.x, 0) - positionY(staves[from]!, head.x, 8);
     if (gap > space * 3) return;
-    heads[i] = { ...head, staff: stem.staff, position };
+    const moved = { ...head, staff: to, position };
+    if (!onLedgers(moved)) return;
+    heads[i] = moved;
     for (const [k, a] of accidentals.entries()) {
       const y = (a.y0 + a.y1) / 2;
       if (a.staff === from && a.x1 <= head.x0 + space * 0.3 && a.x1 > head.x0 - space * 3 && Math.abs(y - head.y) < space) {
-        accidentals[k] = { ...a, staff: stem.staff, position: accidentalPosition(target, a, a.kind, space) };
+        accidentals[k] = { ...a, staff: to, position: accidentalPosition(target, a, a.kind, space) };
       }
     }
     for (const [k, d] of dots.entries()) {
-      if (d.staff === from && d.x > head.x1 && d.x < head.x1 + space * 2 && Math.abs(d.y - head.y) < space * 0.8) dots[k] = { ...d, staff: stem.staff };
+      if (d.staff === from && d.x > head.x1 && d.x < head.x1 + space * 2 && Math.abs(d.y - head.y) < space * 0.8) dots[k] = { ...d, staff: to };
     }
   });
 }

@@ -190,7 +190,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     const boxes = kind === 'flat' && n > 1 ? splitAtStems(c, map, space) : columnBoxes(c, map, n);
     return boxes.map((box): AccidentalSymbol => ({ ...p, ...box, kind, position: accidentalPosition(staves[p.staff]!, box, kind, space) }));
   }, 6).flat();
-  headsFollowStems(heads, stems, accidentals, dots, staves, space);
+  headsFollowStems(heads, stems, accidentals, dots, staves, space, (h) => onLedgers(h, map, space));
   const clefs = classComponents(map, idx(['clefG', 'clefF', 'clefC', 'clefOther']), 10).flatMap((c) => clefPieces(c, staves, map, space));
   const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);

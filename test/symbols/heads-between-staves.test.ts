@@ -26,7 +26,7 @@ describe('headsFollowStems', () => {
     const heads = [h];
     const accidentals = [flat];
     const dots = [dot];
-    headsFollowStems(heads, [stem], accidentals, dots, staves, SPACE);
+    headsFollowStems(heads, [stem], accidentals, dots, staves, SPACE, () => true);
     expect(heads[0]).toMatchObject({ staff: 0, position: 11 });
     expect(accidentals[0]).toMatchObject({ staff: 0, position: 11 });
     expect(dots[0]).toMatchObject({ staff: 0 });
@@ -37,7 +37,7 @@ describe('headsFollowStems', () => {
     const h = head(staves, 1, 300, 160);
     const stem: Stem = { x: 293, x0: 292, x1: 294, y0: 160, y1: 202, staff: 0, confidence: 1 };
     const heads = [h];
-    headsFollowStems(heads, [stem], [], [], staves, SPACE);
+    headsFollowStems(heads, [stem], [], [], staves, SPACE, () => true);
     expect(heads[0]).toBe(h);
   });
 
@@ -46,7 +46,18 @@ describe('headsFollowStems', () => {
     const h = head(staves, 1, 300, 188);
     const stem: Stem = { x: 307, x0: 306, x1: 308, y0: 130, y1: 186, staff: 0, confidence: 1 };
     const heads = [h];
-    headsFollowStems(heads, [stem], [], [], staves, SPACE);
+    headsFollowStems(heads, [stem], [], [], staves, SPACE, () => true);
     expect(heads[0]).toBe(h);
+  });
+
+  it('leaves a head that would need ledger lines the page does not show (a second voice rising into the staff above)', () => {
+    const staves = [staffAt(100), staffAt(170)];
+    const h = head(staves, 1, 300, 188);
+    const stem: Stem = { x: 307, x0: 306, x1: 308, y0: 140, y1: 186, staff: 0, confidence: 1 };
+    const heads = [h];
+    headsFollowStems(heads, [stem], [], [], staves, SPACE, (moved) => moved.position <= 10);
+    expect(heads[0]).toBe(h);
+    headsFollowStems(heads, [stem], [], [], staves, SPACE, () => true);
+    expect(heads[0]).toMatchObject({ staff: 0, position: 15 });
   });
 });
