@@ -154,12 +154,16 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
       return made ? [made] : [];
     });
 
+  const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   const headComponents = placed(['noteheadBlack', 'noteheadHalf', 'noteheadWhole'], (c, p) => ({ c, p }), 6);
   const headWidth = nominalHeadWidth(headComponents.map((h) => h.c), space);
   const heads = headComponents
     .filter(({ c }) => solid(c, space))
     .flatMap(({ c, p }) => splitHeads(c, p, staves[p.staff]!, map, space, headWidth))
-    .filter((h) => onLedgers(h, map, space));
+    .filter((h) => onLedgers(h, map, space) && !amidText(h, map, space))
+    // The model sometimes calls the bowl of a common-time C a whole note: no head stands inside a time
+    // signature (a glyph of its size: a speck called a digit may be a piece of the head).
+    .filter((h) => !time.some((t) => t.staff === h.staff && t.y1 - t.y0 > space * 1.1 && h.x > t.x0 && h.x < t.x1 && h.y > t.y0 - space && h.y < t.y1 + space));
 
   const stems = joinStems(placed(['stem'], (c, p) => (c.x1 - c.x0 <= space * 0.8 ? { ...p, x: (c.x0 + c.x1) / 2 } : undefined), 1), space).filter((st) => st.y1 - st.y0 >= space * 1.5);
   const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
@@ -192,7 +196,6 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   }, 6).flat();
   headsFollowStems(heads, stems, accidentals, dots, staves, space, (h) => onLedgers(h, map, space));
   const clefs = classComponents(map, idx(['clefG', 'clefF', 'clefC', 'clefOther']), 10).flatMap((c) => clefPieces(c, staves, map, space));
-  const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
   const repeatDots = placed(['repeatDot'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 1);
   const barlineParts = classComponents(map, idx(['barline']), 1);
@@ -382,6 +385,22 @@ function onLedgers(head: Head, map: ClassMap, space: number): boolean {
   }
   // Ledger lines a space apart: at least half of those needed must be seen.
   return rows.size >= Math.max(1, Math.floor(beyond / 2 / 2));
+}
+
+/**
+ * The o of a word ("e sotto voce" running over a staff) looks like a whole
+ * note; the model calls the letters beside it text. A real head has no
+ * letters on its own rows within a space and a half (lyrics stand below).
+ */
+function amidText(head: Head, map: ClassMap, space: number): boolean {
+  const text = CLASS_INDEX.text;
+  let count = 0;
+  const xa = Math.max(0, Math.floor((head.x0 - space * 1.5) / MAP_SCALE));
+  const xb = Math.min(map.width - 1, Math.ceil((head.x1 + space * 1.5) / MAP_SCALE));
+  for (let y = Math.max(0, Math.floor(head.y0 / MAP_SCALE)); y <= Math.min(map.height - 1, Math.floor(head.y1 / MAP_SCALE)); y++) {
+    for (let x = xa; x <= xb; x++) if (map.data[y * map.width + x] === text) count++;
+  }
+  return count >= 10;
 }
 
 /** Typical width of a single notehead on this page, from components one head tall. */
