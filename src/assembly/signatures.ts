@@ -10,7 +10,7 @@ import type { Clef } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
 import { staffPosition } from '../staves/staff-geometry.js';
 import { diatonicAt } from './clef-pitch.js';
-import type { AccidentalSymbol, ClefSymbol, Head, PageSymbols, TimeGlyph } from '../symbols/read-symbols.js';
+import { accidentalPosition, type AccidentalSymbol, type ClefSymbol, type Head, type PageSymbols, type TimeGlyph } from '../symbols/read-symbols.js';
 
 export interface Placed<T> {
   x: number;
@@ -45,7 +45,10 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageS
   for (const from of starts) {
     // The opening key is what follows the first clef; elsewhere a run must look like a key signature
     // (a chord's accidentals after a barline also stand in a row).
-    const candidate = keyRun(accidentals, heads, from, times, space);
+    const read = keyRun(accidentals, heads, from, times, space);
+    const candidate = from === opening ? misreadNaturals(read, clefAt(from), staff, space) : read;
+    // A reread accidental is still the symbol read: that one must not count again as a note's.
+    if (candidate !== read) read.slice(0, candidate.length).forEach((a) => keyAccidentals.add(a));
     // The opening key is trusted as read, except for one trailing accidental out of order: a cautionary
     // accidental before the first note, standing where the next sharp or flat of the key would.
     const ordered = inKeyOrder(candidate, clefAt(from));
@@ -104,6 +107,21 @@ function plausibleTime(glyphs: readonly TimeGlyph[], staff: Staff): boolean {
   const top = staffPosition(staff, (x0 + x1) / 2, Math.min(...glyphs.map((g) => g.y0)));
   const bottom = staffPosition(staff, (x0 + x1) / 2, Math.max(...glyphs.map((g) => g.y1)));
   return top < 2.5 && bottom > 5.5 && Math.abs((top + bottom) / 2 - 4) < 1.5;
+}
+
+/**
+ * An opening key signature holds no naturals (a change's naturals stand at
+ * the end of the system before): a natural right after the first clef is a
+ * small flat or sharp misread, on a poor scan of tiny staves. It becomes
+ * whichever of the two puts the run in key-signature order.
+ */
+function misreadNaturals(run: AccidentalSymbol[], clef: Clef, staff: Staff, space: number): AccidentalSymbol[] {
+  if (run[0]?.kind !== 'natural') return run;
+  const as = (kind: 'flat' | 'sharp') => run.map((a) => ({ ...a, kind, position: accidentalPosition(staff, a, kind, space) }));
+  const flats = inKeyOrder(as('flat'), clef);
+  const sharps = inKeyOrder(as('sharp'), clef);
+  const best = flats.length >= sharps.length ? flats : sharps;
+  return best.length ? best : run;
 }
 
 /** Order in which a key signature adds sharps (flats: the reverse), as steps C = 0 … B = 6. */

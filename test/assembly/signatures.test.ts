@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { staffSignatures } from '../../src/assembly/signatures.js';
+import type { AccidentalSymbol, PageSymbols } from '../../src/symbols/read-symbols.js';
+import type { Staff } from '../../src/staves/detect-staves.js';
+
+const SPACE = 12;
+const TOP = 100;
+const staff: Staff = { xs: [0, 1000], lines: [0, 1, 2, 3, 4].map((l) => [TOP + l * SPACE, TOP + l * SPACE]), x0: 0, x1: 1000, space: SPACE };
+/** y of a staff position (half spaces down from the top line). */
+const at = (position: number) => TOP + (position * SPACE) / 2;
+
+function page(accidentals: AccidentalSymbol[]): PageSymbols {
+  return {
+    heads: [{ x0: 200, x1: 214, y0: at(4) - 6, y1: at(4) + 6, x: 207, y: at(4), staff: 0, confidence: 1, kind: 'black', position: 4, small: false }],
+    stems: [],
+    flags: [],
+    rests: [],
+    dots: [],
+    accidentals,
+    clefs: [{ x0: 10, x1: 40, y0: at(-3), y1: at(11), staff: 0, confidence: 1, kind: 'G', balance: 0.5 }],
+    time: [],
+    barlines: [],
+    tuplets: [],
+    repeatDots: [],
+    braces: [],
+    map: { width: 1, height: 1, data: new Uint8Array(1), confidence: new Uint8Array(1) },
+  };
+}
+
+/** An accidental drawn like a flat on `position` (its bowl there, its stem rising above), read as `kind`. */
+function flatShape(kind: AccidentalSymbol['kind'], x: number, position: number): AccidentalSymbol {
+  const y1 = at(position) + SPACE * 0.55;
+  return { x0: x, x1: x + 10, y0: y1 - SPACE * 2.3, y1, staff: 0, confidence: 0.7, kind, position: Math.round(position - 1.2) };
+}
+
+describe('staffSignatures', () => {
+  it('reads the opening key of flats', () => {
+    const s = staffSignatures(0, staff, page([flatShape('flat', 46, 4), flatShape('flat', 58, 1)]), [], SPACE);
+    expect(s.keys).toEqual([{ x: 46, value: -2 }]);
+  });
+
+  it('takes a natural right after the opening clef for the flat it was misread from (an opening key has no naturals)', () => {
+    const misread = flatShape('natural', 46, 4);
+    const s = staffSignatures(0, staff, page([misread]), [], SPACE);
+    expect(s.keys).toEqual([{ x: 46, value: -1 }]);
+    // Not read again as an accidental of a note.
+    expect(s.keyAccidentals.has(misread)).toBe(true);
+  });
+});
