@@ -15,6 +15,7 @@ import { staffLineY } from '../staves/detect-staves.js';
 import { digitCells, readNumbers } from '../symbols/digits.js';
 import type { PageTransform } from '../preparation/prepare-page.js';
 import { systemMeasures, type SystemMeasures } from './measures.js';
+import { keysFromKeyArea } from './key-area.js';
 import { staffSignatures, type Placed, type StaffSignatures } from './signatures.js';
 import { buildStrokes, type StaffItem } from './strokes.js';
 import { readTimeSignature } from './time-signature.js';
@@ -73,6 +74,7 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
         accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), space),
       };
     }));
+    keysFromKeyArea(readings.map((r) => r.signatures), readings.map((r) => r.staff), image.ink, space);
     splitAtTimeSignatures(measures, readings, space);
     dropEmptyOpening(measures, readings);
     return { page, transform: image.transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, space };

@@ -24,6 +24,8 @@ export interface StaffSignatures {
   times: Placed<TimeGlyph[]>[];
   /** Accidentals that belong to key signatures. */
   keyAccidentals: Set<AccidentalSymbol>;
+  /** Between the opening clef and an opening time signature, where nothing but a key signature stands (key-area.ts). */
+  keyArea?: { x0: number; x1: number };
 }
 
 export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageSymbols, barlineXs: readonly number[], space: number): StaffSignatures {
@@ -65,7 +67,11 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageS
     }
     keys.push({ x, value: !run.length ? 0 : run[0]!.kind === 'sharp' ? run.length : -run.length });
   }
-  return { clefs, keys, times, keyAccidentals };
+  const clefX1 = clefSymbols[0]?.x1;
+  const openingTime = clefX1 === undefined ? undefined : times.find((t) => t.x > clefX1);
+  const timeX0 = openingTime && Math.min(...openingTime.value.map((g) => g.x0));
+  const keyArea = clefX1 !== undefined && timeX0 !== undefined && !heads.some((h) => h.x > clefX1 && h.x < timeX0) ? { x0: clefX1, x1: timeX0 } : undefined;
+  return { clefs, keys, times, keyAccidentals, ...(keyArea ? { keyArea } : {}) };
 }
 
 /** Least height, in spaces, of a clef (a change is drawn smaller than the opening clef, not tiny). */
