@@ -8,7 +8,7 @@
  * system and page to page, so pitches and measure lengths are settled here,
  * in reading order.
  */
-import { add, compare, ZERO, type Fraction } from '../score/fraction.js';
+import { add, compare, sub, ZERO, type Fraction } from '../score/fraction.js';
 import type { Box, Clef, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, TimeSignature, VoiceEvent } from '../score/model.js';
 import { keyAlter, STEPS } from '../score/pitch.js';
 import { diatonicAt } from './clef-pitch.js';
@@ -165,9 +165,13 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         }
         const marks = reading ? tupletMarks(reading, left, right) : [];
         voices.forEach((items, v) => {
-          if (repairVoice(items, expected, marks, system.space, tripletsShown[s] || (reading?.tuplets.length ?? 0) > 0)) tripletsShown[s] = true;
+          // A second voice that enters later starts where the first voice stands at that place; the
+          // rests before it are often not printed (a choir's alto joining the soprano's line).
+          const lead = v > 0 ? leadingGap(voices[0]!, items, system.space) : ZERO;
+          if (repairVoice(items, sub(expected, lead), marks, system.space, tripletsShown[s] || (reading?.tuplets.length ?? 0) > 0)) tripletsShown[s] = true;
           const accidentalState = new Map<number, number>();
           const events = items.map((item) => toEvent(item, slot.staff, reading!, system, clefAt(reading!, item.x, clefState[s]!), keyState[s]!, accidentalState));
+          if (compare(lead, ZERO) > 0) events.unshift({ kind: 'rest', duration: lead, dots: 0, staff: slot.staff, hidden: true });
           measure.voices.push({ id: voiceId(slot, v), events });
         });
         // Clef changes later in the measure hold for the next measure.
@@ -348,6 +352,16 @@ function multiRestRun(system: SystemReading, left: number, right: number): numbe
 
 // ---------------------------------------------------------------------------
 // Events.
+
+/**
+ * Time the first voice has run before a later voice's first item: the length of its items standing
+ * well left of it (a head and a second voice's head on the same beat can stand a head's width apart).
+ */
+function leadingGap(first: readonly TimedItem[], later: readonly TimedItem[], space: number): Fraction {
+  const start = later[0]?.x;
+  if (start === undefined || later[0]!.measureRest) return ZERO;
+  return voiceDuration(first.filter((item) => !item.measureRest && item.x < start - space * 1.5));
+}
 
 function measureRest(expected: Fraction, staff: number): RestEvent {
   return { kind: 'rest', duration: expected, dots: 0, staff, measureRest: true };

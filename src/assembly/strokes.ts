@@ -77,6 +77,10 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
     const stem = stemOf[i];
     if (stem) byStem.set(stem, [...(byStem.get(stem) ?? []), head]);
     else stemless.push(head);
+    // Two voices on one head: an up-stem on its right and a down-stem on its left (a quarter of the
+    // upper voice struck with the first sixteenth of the lower). The head is a note of both.
+    const other = stem && otherVoiceStem(head, stem, stems, space);
+    if (other) byStem.set(other, [...(byStem.get(other) ?? []), head]);
   });
   // The end head of a chord may touch its neighbour with no stem pixels showing between them, and
   // a second's head sits on the far side of the stem: a stemless head against a chord's head joins it.
@@ -134,6 +138,14 @@ function attachedStem(head: Head, stems: readonly Stem[], space: number): Stem |
     }
   }
   return best;
+}
+
+/** The stem of the other voice sharing a head whose own stem is `stem`: opposite side, opposite way, each leaving the head. */
+function otherVoiceStem(head: Head, stem: Stem, stems: readonly Stem[], space: number): Stem | undefined {
+  const rises = (s: Stem) => Math.abs(s.x - head.x1) < space * 0.4 && head.y - s.y0 >= space * 1.5 && Math.abs(s.y1 - head.y) < space * 0.7;
+  const falls = (s: Stem) => Math.abs(s.x - head.x0) < space * 0.4 && s.y1 - head.y >= space * STEM_REACH && Math.abs(s.y0 - head.y) < space * 0.7;
+  const wanted = rises(stem) ? falls : falls(stem) ? rises : undefined;
+  return wanted && stems.find((s) => s !== stem && s.staff === head.staff && wanted(s));
 }
 
 function strokeFromStem(stem: Stem, heads: Head[], symbols: PageSymbols, space: number): Stroke {
