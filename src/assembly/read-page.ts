@@ -62,7 +62,7 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
     const inner = measures.bounds.slice(1, -1);
     const readings = await Promise.all(system.staves.map(async (index): Promise<StaffReading> => {
       const staff = staves[index]!;
-      const signatures = staffSignatures(index, staff, symbols, inner, space);
+      const signatures = staffSignatures(index, staff, symbols, inner, space, image.ink);
       const mine = items.filter((item) => item.staff === index && item.x > staff.x0 - space).sort((a, b) => a.x - b.x);
       return {
         staff,

@@ -6,6 +6,7 @@
  * barline) without a notehead to belong to; the accidentals it takes are
  * reported so that they are not read again as the accidentals of notes.
  */
+import type { BinaryImage } from '../preparation/binarize.js';
 import type { Clef } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
 import { staffPosition } from '../staves/staff-geometry.js';
@@ -28,10 +29,11 @@ export interface StaffSignatures {
   keyArea?: { x0: number; x1: number };
 }
 
-export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageSymbols, barlineXs: readonly number[], space: number): StaffSignatures {
+/** `ink`, the page's, lets a clef change the model labelled only in part be measured whole. */
+export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageSymbols, barlineXs: readonly number[], space: number, ink?: BinaryImage): StaffSignatures {
   const mine = <T extends { staff: number; x0: number }>(list: readonly T[]) => list.filter((s) => s.staff === staffIndex).sort((a, b) => a.x0 - b.x0);
   const clefSymbols = mine(symbols.clefs)
-    .map((c, i) => (i === 0 ? c : asClefChange(c, staff, space)))
+    .map((c, i) => (i === 0 ? c : asClefChange(ink ? wholeClef(c, ink, space) : c, staff, space)))
     .filter((c, i) => i === 0 || plausibleClef(c, staff, space));
   const clefs = clefSymbols.map((c) => ({ x: (c.x0 + c.x1) / 2, value: readClef(c, staff) }));
   const heads = mine(symbols.heads);
@@ -91,6 +93,36 @@ function asClefChange(c: ClefSymbol, staff: Staff, space: number): ClefSymbol {
   if (c.y1 - c.y0 >= 4.5 * space && top < 0.5 && bottom > 8) return { ...c, kind: 'G' };
   if (top > -1 && top < 1 && bottom > 4.5 && bottom < 7 && c.balance < 0.47) return { ...c, kind: 'F' };
   return c;
+}
+
+/**
+ * The model often labels only the middle of a small G clef (a change to
+ * treble in a piano's left hand) as one: the clef's own ink, the column of
+ * rows inked within its width (staff lines bridge, empty spaces end it),
+ * gives its real height.
+ */
+function wholeClef(c: ClefSymbol, ink: BinaryImage, space: number): ClefSymbol {
+  if (c.kind !== 'G' || c.y1 - c.y0 >= CLEF_MIN_HEIGHT.G * space) return c;
+  const x0 = Math.max(0, Math.round(c.x0));
+  const x1 = Math.min(ink.width - 1, Math.round(c.x1));
+  const inked = (y: number) => {
+    if (y < 0 || y >= ink.height) return false;
+    for (let x = x0; x <= x1; x++) if (ink.data[y * ink.width + x]) return true;
+    return false;
+  };
+  const reach = (from: number, step: 1 | -1) => {
+    let y = from;
+    let last = from;
+    // Small gaps (a thin stroke lost to binarisation) are crossed; a space without ink is not.
+    while (Math.abs(y - from) < space * 6 && (inked(y) || inked(y + step) || inked(y + 2 * step))) {
+      if (inked(y)) last = y;
+      y += step;
+    }
+    return last;
+  };
+  const middle = Math.round((c.y0 + c.y1) / 2);
+  if (!inked(middle)) return c;
+  return { ...c, y0: Math.min(c.y0, reach(middle, -1)), y1: Math.max(c.y1, reach(middle, 1) + 1) };
 }
 
 /**

@@ -46,4 +46,16 @@ describe('staffSignatures', () => {
     // Not read again as an accidental of a note.
     expect(s.keyAccidentals.has(misread)).toBe(true);
   });
+
+  it('measures a clef change the model labelled only in part by its own ink', () => {
+    const symbols = page([]);
+    // A treble clef change at x 300–320: the model labelled two spaces of it; its ink reaches from
+    // a space and a half above the staff to a space and a half below.
+    const change = { x0: 300, x1: 320, y0: at(3), y1: at(7), staff: 0, confidence: 0.8, kind: 'G' as const, balance: 0.5 };
+    symbols.clefs.push(change);
+    const ink = { width: 1000, height: 300, data: new Uint8Array(1000 * 300) };
+    for (let y = Math.round(at(-3)); y <= Math.round(at(11)); y++) ink.data[y * 1000 + 310] = 1;
+    expect(staffSignatures(0, staff, symbols, [], SPACE).clefs).toHaveLength(1);
+    expect(staffSignatures(0, staff, symbols, [], SPACE, ink).clefs.map((c) => c.value)).toEqual([{ sign: 'G', line: 2 }, { sign: 'G', line: 2 }]);
+  });
 });
