@@ -355,11 +355,12 @@ function multiRestRun(system: SystemReading, left: number, right: number): numbe
 
 /**
  * Time the first voice has run before a later voice's first item: the length of its items standing
- * well left of it (a head and a second voice's head on the same beat can stand a head's width apart).
+ * well left of it (a head and a second voice's head on the same beat can stand a head's width apart;
+ * a whole note, moved further aside by a head a second away, starts its measure).
  */
 function leadingGap(first: readonly TimedItem[], later: readonly TimedItem[], space: number): Fraction {
   const start = later[0]?.x;
-  if (start === undefined || later[0]!.measureRest) return ZERO;
+  if (start === undefined || later[0]!.measureRest || later[0]!.type === 'whole') return ZERO;
   return voiceDuration(first.filter((item) => !item.measureRest && item.x < start - space * 1.5));
 }
 

@@ -3,23 +3,33 @@
  *
  * Engravers write two voices on a staff with opposite stems: where an
  * up-stem and a down-stem stroke stand at the same place in the measure, the
- * up stems are voice 1 and the down stems voice 2, and rests go to the voice
- * on their side of the middle line. Otherwise the staff is one voice, chords
+ * up stems are voice 1 and the down stems voice 2, a whole note beside a
+ * stemmed chord is the other voice's, and rests go to the voice on their side
+ * of the middle line. Otherwise the staff is one voice, chords
  * included, whatever way its stems point.
  */
 import type { Staff } from '../staves/detect-staves.js';
 import { staffPosition } from '../staves/staff-geometry.js';
-import type { StaffItem } from './strokes.js';
+import type { StaffItem, Stroke } from './strokes.js';
 
 export function splitVoices(items: readonly StaffItem[], staff: Staff, space: number): StaffItem[][] {
   const sorted = [...items].sort((a, b) => a.x - b.x);
-  const strokes = sorted.filter((i) => i.kind === 'chord');
-  const twoVoices = strokes.some((a) => a.up === true && strokes.some((b) => b.up === false && Math.abs(a.x - b.x) < space * 1.2));
+  const strokes = sorted.filter((i): i is Stroke => i.kind === 'chord');
+  // A whole note has no stem to share: one standing where a stemmed chord stands (moved aside by a
+  // head a second away, up to three spaces) is the other voice's.
+  const stemmedAt = (x: number) => strokes.find((b) => b.up !== undefined && Math.abs(b.x - x) < space * 3);
+  const wholes = new Map(strokes.flatMap((a) => {
+    const partner = a.up === undefined && a.heads[0]!.kind === 'whole' ? stemmedAt(a.x) : undefined;
+    return partner ? [[a, partner] as const] : [];
+  }));
+  const twoVoices = wholes.size > 0 || strokes.some((a) => a.up === true && strokes.some((b) => b.up === false && Math.abs(a.x - b.x) < space * 1.2));
   if (!twoVoices) return sorted.length ? [sorted] : [];
   const upper: StaffItem[] = [];
   const lower: StaffItem[] = [];
   for (const item of sorted) {
+    const partner = item.kind === 'chord' ? wholes.get(item) : undefined;
     if (item.kind === 'chord' && item.up !== undefined) (item.up ? upper : lower).push(item);
+    else if (partner) (partner.up ? lower : upper).push(item);
     else {
       const y = item.kind === 'rest' ? item.y : (item.y0 + item.y1) / 2;
       (staffPosition(staff, item.x, y) <= 4 ? upper : lower).push(item);
