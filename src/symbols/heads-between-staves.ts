@@ -37,8 +37,8 @@ export function headsFollowStems<D extends Dot>(heads: Head[], stems: readonly S
     // way), and in its own staff it stands on the side facing the other, stem pointing away from its
     // middle (the unusual way: a second voice's, or a crowded page's notes run into their neighbour).
     const below = position > 8;
-    const fromBelow = Math.abs(stem.y1 - head.y) < Math.abs(stem.y0 - head.y);
-    if ((position >= 0 && position <= 8) || below !== fromBelow || (below ? position > 16 || head.position >= 4 : position < -8 || head.position <= 4)) return;
+    const rises = far === stem.y0;
+    if ((position >= 0 && position <= 8) || below !== rises || (below ? position > 16 || head.position >= 4 : position < -8 || head.position <= 4)) return;
     // Only between close staves: across a grand staff's wide gap a stem reaching the other staff is a cross-staff beam's.
     const from = head.staff;
     const gap = below ? positionY(staves[from]!, head.x, 0) - positionY(target, head.x, 8) : positionY(target, head.x, 0) - positionY(staves[from]!, head.x, 8);
