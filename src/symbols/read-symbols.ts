@@ -259,7 +259,9 @@ function isBrace(c: Component, map: ClassMap, space: number): boolean {
  * pieces on one line with head-sized gaps between them are one stem again.
  */
 function joinStems(pieces: readonly Stem[], space: number): Stem[] {
-  const sorted = [...pieces].sort((a, b) => a.x - b.x || a.y0 - b.y0);
+  // Top to bottom, so that each piece meets the stem grown from the pieces above it (sorting by x first
+  // would let a piece a pixel further left skip the gap-sized piece between).
+  const sorted = [...pieces].sort((a, b) => a.y0 - b.y0);
   const stems: Stem[] = [];
   for (const piece of sorted) {
     const same = stems.find((s) => Math.abs(s.x - piece.x) <= space * 0.3 && piece.y0 - s.y1 <= space * 1.4 && s.y0 - piece.y1 <= space * 1.4);

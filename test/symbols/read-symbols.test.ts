@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { readSymbols } from '../../src/symbols/read-symbols.js';
+import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
+import type { Staff } from '../../src/staves/detect-staves.js';
+
+const SPACE = 12;
+const staff: Staff = { xs: [0, 400], lines: [0, 1, 2, 3, 4].map((l) => [100 + l * SPACE, 100 + l * SPACE]), x0: 0, x1: 400, space: SPACE };
+
+/** A class map (half the page's resolution) of a 400×300 page with the given stem pixels. */
+function mapWithStem(pieces: { x: number; y0: number; y1: number }[]) {
+  const width = 200;
+  const height = 150;
+  const data = new Uint8Array(width * height);
+  for (const { x, y0, y1 } of pieces) for (let y = y0; y <= y1; y++) data[y * width + x] = CLASS_INDEX.stem;
+  return { width, height, data, confidence: new Uint8Array(width * height).fill(255) };
+}
+
+describe('readSymbols', () => {
+  it('joins a stem cut into pieces by ledger lines whatever their sub-pixel columns', () => {
+    // One stem (map rows 55–90) cut twice; the middle piece stands one map pixel to the right.
+    const map = mapWithStem([
+      { x: 100, y0: 55, y1: 60 },
+      { x: 101, y0: 62, y1: 75 },
+      { x: 100, y0: 77, y1: 90 },
+    ]);
+    const { stems } = readSymbols(map, [staff], SPACE);
+    expect(stems).toHaveLength(1);
+    expect(stems[0]).toMatchObject({ y0: 110, y1: 182 });
+  });
+});
