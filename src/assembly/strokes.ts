@@ -73,14 +73,22 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
   const stemOf = heads.map((head) => attachedStem(head, stems, space));
   const byStem = new Map<Stem, Head[]>();
   const stemless: Head[] = [];
+  const join = (stem: Stem, head: Head) => {
+    const group = byStem.get(stem);
+    if (group) group.push(head);
+    else byStem.set(stem, [head]);
+  };
   heads.forEach((head, i) => {
     const stem = stemOf[i];
-    if (stem) byStem.set(stem, [...(byStem.get(stem) ?? []), head]);
-    else stemless.push(head);
+    if (!stem) {
+      stemless.push(head);
+      return;
+    }
+    join(stem, head);
     // Two voices on one head: an up-stem on its right and a down-stem on its left (a quarter of the
     // upper voice struck with the first sixteenth of the lower). The head is a note of both.
-    const other = stem && otherVoiceStem(head, stem, stems, space);
-    if (other) byStem.set(other, [...(byStem.get(other) ?? []), head]);
+    const other = otherVoiceStem(head, stem, stems, space);
+    if (other) join(other, head);
   });
   // The end head of a chord may touch its neighbour with no stem pixels showing between them, and
   // a second's head sits on the far side of the stem: a stemless head against a chord's head joins it.

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { barlinesInPixels } from '../../src/assembly/barline-pixels.js';
 import type { BinaryImage } from '../../src/preparation/binarize.js';
-import type { Staff } from '../../src/staves/detect-staves.js';
+import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
 const TOP = 30;
-const staff: Staff = { xs: [10, 290], lines: [0, 1, 2, 3, 4].map((l) => [TOP + l * SPACE, TOP + l * SPACE]), x0: 10, x1: 290, space: SPACE };
+const staff = straightStaff(TOP, SPACE, 10, 290);
 
 /** Paper with the staff's five lines. */
 function page(): BinaryImage {

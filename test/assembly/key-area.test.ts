@@ -3,10 +3,11 @@ import { keyAreaStrokes, keysFromKeyArea } from '../../src/assembly/key-area.js'
 import type { StaffSignatures } from '../../src/assembly/signatures.js';
 import type { BinaryImage } from '../../src/preparation/binarize.js';
 import type { Staff } from '../../src/staves/detect-staves.js';
+import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
 const WIDTH = 200;
-const staffAt = (top: number): Staff => ({ xs: [0, WIDTH], lines: [0, 1, 2, 3, 4].map((l) => [top + l * SPACE, top + l * SPACE]), x0: 0, x1: WIDTH, space: SPACE });
+const staffAt = (top: number): Staff => straightStaff(top, SPACE, 0, WIDTH);
 
 /** A page with staves (lines two pixels thick) and, on each, flats drawn as a stem two spaces tall and a bowl at the foot, at the given x. */
 function page(staves: Staff[], flatsAt: number[][]): BinaryImage {

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { systemMeasures } from '../../src/assembly/measures.js';
 import type { Staff } from '../../src/staves/detect-staves.js';
 import type { BarlineSymbol } from '../../src/symbols/read-symbols.js';
+import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
 
 /** A straight staff with its top line at `top`. */
 function staff(top: number): Staff {
-  return { xs: [0, 1000], lines: [0, 1, 2, 3, 4].map((l) => [top + l * SPACE, top + l * SPACE]), x0: 0, x1: 1000, space: SPACE };
+  return straightStaff(top, SPACE);
 }
 
 function barline(index: number, top: number, x: number): BarlineSymbol {

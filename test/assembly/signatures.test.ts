@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { staffSignatures } from '../../src/assembly/signatures.js';
 import type { AccidentalSymbol, PageSymbols } from '../../src/symbols/read-symbols.js';
-import type { Staff } from '../../src/staves/detect-staves.js';
+import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
 const TOP = 100;
-const staff: Staff = { xs: [0, 1000], lines: [0, 1, 2, 3, 4].map((l) => [TOP + l * SPACE, TOP + l * SPACE]), x0: 0, x1: 1000, space: SPACE };
+const staff = straightStaff(TOP, SPACE);
 /** y of a staff position (half spaces down from the top line). */
 const at = (position: number) => TOP + (position * SPACE) / 2;
 

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Stroke } from '../../src/assembly/strokes.js';
 import { splitVoices } from '../../src/assembly/voices.js';
 import type { Head } from '../../src/symbols/read-symbols.js';
-import type { Staff } from '../../src/staves/detect-staves.js';
+import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
 const TOP = 100;
-const staff: Staff = { xs: [0, 1000], lines: [0, 1, 2, 3, 4].map((l) => [TOP + l * SPACE, TOP + l * SPACE]), x0: 0, x1: 1000, space: SPACE };
+const staff = straightStaff(TOP, SPACE);
 
 function chord(x: number, position: number, kind: Head['kind'], up?: boolean): Stroke {
   const y = TOP + (position * SPACE) / 2;

@@ -3,13 +3,24 @@ import { headsFollowStems } from '../../src/symbols/heads-between-staves.js';
 import type { AccidentalSymbol, Head, Stem } from '../../src/symbols/read-symbols.js';
 import type { Staff } from '../../src/staves/detect-staves.js';
 import { staffPosition } from '../../src/staves/staff-geometry.js';
+import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
-const staffAt = (top: number): Staff => ({ xs: [0, 1000], lines: [0, 1, 2, 3, 4].map((l) => [top + l * SPACE, top + l * SPACE]), x0: 0, x1: 1000, space: SPACE });
+const staffAt = (top: number): Staff => straightStaff(top, SPACE);
 
 /** A black head centred at (x, y), given to `staff`. */
 function head(staves: Staff[], staff: number, x: number, y: number): Head {
   return { x0: x - 7, x1: x + 7, y0: y - 6, y1: y + 6, x, y, staff, confidence: 1, kind: 'black', position: Math.round(staffPosition(staves[staff]!, x, y)), small: false };
+}
+
+/** An upright stem at x from y0 to y1, given to the top staff. */
+const stemAt = (x: number, y0: number, y1: number): Stem => ({ x, x0: x - 1, x1: x + 1, y0, y1, staff: 0, confidence: 1 });
+
+/** The head after one head and one stem went through headsFollowStems. */
+function followed(staves: Staff[], h: Head, stem: Stem, onLedgers: (moved: Head) => boolean = () => true): Head {
+  const heads = [h];
+  headsFollowStems(heads, [stem], [], [], staves, SPACE, onLedgers);
+  return heads[0]!;
 }
 
 describe('headsFollowStems', () => {
@@ -20,7 +31,7 @@ describe('headsFollowStems', () => {
     const y = 148 + 18;
     const h = head(staves, 1, 300, y);
     expect(h.position).toBe(-1);
-    const stem: Stem = { x: 307, x0: 306, x1: 308, y0: y - 42, y1: y - 2, staff: 0, confidence: 1 };
+    const stem = stemAt(307, y - 42, y - 2);
     const flat: AccidentalSymbol = { x0: 280, x1: 290, y0: y - 16, y1: y + 6.6, staff: 1, confidence: 1, kind: 'flat', position: -1 };
     const dot = { x: 318, y, staff: 1 };
     const heads = [h];
@@ -35,29 +46,20 @@ describe('headsFollowStems', () => {
   it('leaves a head whose stem points away from the other staff', () => {
     const staves = [staffAt(100), staffAt(170)];
     const h = head(staves, 1, 300, 160);
-    const stem: Stem = { x: 293, x0: 292, x1: 294, y0: 160, y1: 202, staff: 0, confidence: 1 };
-    const heads = [h];
-    headsFollowStems(heads, [stem], [], [], staves, SPACE, () => true);
-    expect(heads[0]).toBe(h);
+    expect(followed(staves, h, stemAt(293, 160, 202))).toBe(h);
   });
 
   it('leaves heads across a grand staff’s wide gap, where a stem into the other staff is a cross-staff beam’s', () => {
     const staves = [staffAt(100), staffAt(220)];
     const h = head(staves, 1, 300, 188);
-    const stem: Stem = { x: 307, x0: 306, x1: 308, y0: 130, y1: 186, staff: 0, confidence: 1 };
-    const heads = [h];
-    headsFollowStems(heads, [stem], [], [], staves, SPACE, () => true);
-    expect(heads[0]).toBe(h);
+    expect(followed(staves, h, stemAt(307, 130, 186))).toBe(h);
   });
 
   it('leaves a head that would need ledger lines the page does not show (a second voice rising into the staff above)', () => {
     const staves = [staffAt(100), staffAt(170)];
     const h = head(staves, 1, 300, 188);
-    const stem: Stem = { x: 307, x0: 306, x1: 308, y0: 140, y1: 186, staff: 0, confidence: 1 };
-    const heads = [h];
-    headsFollowStems(heads, [stem], [], [], staves, SPACE, (moved) => moved.position <= 10);
-    expect(heads[0]).toBe(h);
-    headsFollowStems(heads, [stem], [], [], staves, SPACE, () => true);
-    expect(heads[0]).toMatchObject({ staff: 0, position: 15 });
+    const stem = stemAt(307, 140, 186);
+    expect(followed(staves, h, stem, (moved) => moved.position <= 10)).toBe(h);
+    expect(followed(staves, h, stem)).toMatchObject({ staff: 0, position: 15 });
   });
 });

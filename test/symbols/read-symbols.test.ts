@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readSymbols } from '../../src/symbols/read-symbols.js';
 import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
-import type { Staff } from '../../src/staves/detect-staves.js';
+import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
-const staff: Staff = { xs: [0, 400], lines: [0, 1, 2, 3, 4].map((l) => [100 + l * SPACE, 100 + l * SPACE]), x0: 0, x1: 400, space: SPACE };
+const staff = straightStaff(100, SPACE, 0, 400);
 
 /** A class map (half the page's resolution) of a 400×300 page with the given stem pixels. */
 function mapWithStem(pieces: { x: number; y0: number; y1: number }[]) {
