@@ -96,8 +96,10 @@ export function buildScore(systems: readonly SystemReading[]): Score {
     return bySlot;
   });
   const openingKeys = reconcileOpeningKeys(openingReadings);
-  const clefState: Clef[] = layout.slots.map(() => DEFAULT_CLEF);
-  const keyState: number[] = layout.slots.map(() => 0);
+  // A staff hidden in the first system (orchestral scores leave silent staves out) or with its clef
+  // unreadable there starts in the clef and key it shows where it first appears.
+  const clefState: Clef[] = layout.slots.map((_, s) => firstOpeningClef(systems, slotsOf, s) ?? DEFAULT_CLEF);
+  const keyState: number[] = layout.slots.map((_, s) => firstOpeningKey(openingKeys, s) ?? 0);
   /** Per staff: marked triplets have been read, so unmarked ones may follow. */
   const tripletsShown: boolean[] = layout.slots.map(() => false);
   let time: TimeSignature | undefined;
@@ -385,6 +387,29 @@ function median(values: readonly number[]): number | undefined {
 }
 
 /** The key printed right after a staff's opening clef, if one was read there. */
+/** The clef slot s shows at the start of the first system where one is read there. */
+function firstOpeningClef(systems: readonly SystemReading[], slotsOf: readonly number[][], s: number): Clef | undefined {
+  for (const [si, system] of systems.entries()) {
+    const reading = system.staves[slotsOf[si]!.indexOf(s)];
+    const clef = reading?.signatures.clefs.find((c) => isOpening(system, reading, c.x));
+    if (clef) return clef.value;
+  }
+  return undefined;
+}
+
+/**
+ * The key slot s starts in, where the first system shows none for it: the one it shows where it
+ * first appears, less the change the staves read in both systems went through meanwhile.
+ */
+function firstOpeningKey(openingKeys: readonly (number | undefined)[][], s: number): number | undefined {
+  const first = openingKeys[0]!;
+  const si = openingKeys.findIndex((keys) => keys[s] !== undefined);
+  if (si <= 0) return si === 0 ? first[s] : undefined;
+  const later = openingKeys[si]!;
+  const shift = mostRead(later.flatMap((key, t) => (key === undefined || first[t] === undefined ? [] : [key - first[t]!]))) ?? 0;
+  return later[s]! - shift;
+}
+
 function openingKey(system: SystemReading, reading: StaffReading): number | undefined {
   return reading.signatures.keys.find((k) => isOpening(system, reading, k.x))?.value;
 }
