@@ -82,9 +82,18 @@ export function detectStaves(ink: BinaryImage, options: StaffDetectionOptions): 
   return staves;
 }
 
-/** Centres of runs of rows filled above the threshold. */
-function lineCandidates(rows: Float32Array, fill: number): number[] {
-  const centres: number[] = [];
+/** Rows a plain line fills: its own 1–3 pixels, and one more each side (see the row fill above). */
+const PLAIN_LINE_ROWS = 6;
+
+/**
+ * Centres of runs of rows filled above the threshold: `lines` those thin
+ * enough to be staff lines, `thick` those a row thicker, which may be a line
+ * a scan darkened (see groupLines). Thicker bands (a beam run along the
+ * strip, a filled box) are neither.
+ */
+function lineCandidates(rows: Float32Array, fill: number): { lines: number[]; thick: number[] } {
+  const lines: number[] = [];
+  const thick: number[] = [];
   let y = 0;
   while (y < rows.length) {
     if (rows[y]! < fill) {
@@ -99,17 +108,20 @@ function lineCandidates(rows: Float32Array, fill: number): number[] {
       weight += rows[y]!;
       y++;
     }
-    // Thick bands (a beam run along the strip, a filled box) are not lines.
-    if (y - start <= 6) centres.push(sum / weight);
+    if (y - start <= PLAIN_LINE_ROWS) lines.push(sum / weight);
+    else if (y - start === PLAIN_LINE_ROWS + 1) thick.push(sum / weight);
   }
-  return centres;
+  return { lines, thick };
 }
 
 /**
  * Greedy grouping of line candidates into runs of equally spaced lines.
  * Runs of five are staves; a run of six is counted as tablature evidence.
+ * A run that skips one line where a thick band stands takes the band as that
+ * line, placed midway: a line darkened by a streak is still a line, while a
+ * band beside a staff (a beam) never completes one.
  */
-function groupLines(lines: number[], space: number): { staves: number[][]; sixLine: number } {
+function groupLines({ lines, thick }: { lines: number[]; thick: number[] }, space: number): { staves: number[][]; sixLine: number } {
   const staves: number[][] = [];
   let sixLine = 0;
   let i = 0;
@@ -117,13 +129,18 @@ function groupLines(lines: number[], space: number): { staves: number[][]; sixLi
     const run = [lines[i]!];
     let j = i + 1;
     while (j < lines.length) {
-      const gap = lines[j]! - run[run.length - 1]!;
-      const expected = run.length > 1 ? (run[run.length - 1]! - run[0]!) / (run.length - 1) : space;
-      if (Math.abs(gap - expected) <= 0.25 * expected && Math.abs(gap - space) <= 0.35 * space) {
+      const last = run[run.length - 1]!;
+      const gap = lines[j]! - last;
+      const expected = run.length > 1 ? (last - run[0]!) / (run.length - 1) : space;
+      const fits = (g: number) => Math.abs(g - expected) <= 0.25 * expected && Math.abs(g - space) <= 0.35 * space;
+      if (fits(gap)) {
         run.push(lines[j]!);
         j++;
       } else if (gap < 0.5 * space) {
         j++; // a double-detected line
+      } else if (fits(gap / 2) && thick.some((t) => Math.abs(t - (last + gap / 2)) <= 0.25 * expected)) {
+        run.push(last + gap / 2, lines[j]!);
+        j++;
       } else {
         break;
       }

@@ -57,6 +57,17 @@ describe('staff detection', () => {
     expect(groupSystems(staves, prepared.ink).map((s) => s.staves)).toEqual([[0, 1], [2], [3]]);
   });
 
+  it('finds a staff whose inner line a scan streak thickened, and adds no staff for a thick band beside one', () => {
+    const page = blankPage(1400, 1200);
+    for (const top of [200, 500, 800]) drawLines(page, top, 5, 12, 2, 100, 1300);
+    fillRect(page, 100, 500 + 24 - 2.5, 1200, 5); // the middle line of the second staff, darkened to five rows
+    fillRect(page, 100, 800 + 60 - 2.5, 1200, 5); // a band a space below the third staff
+    const { prepared, staves } = detect(page);
+    const tops = staves.map((s) => toSourcePoint(prepared.transform, 700, staffLineY(s, 0, 700))[1]);
+    expect(tops.length).toBe(3);
+    [200, 500, 800].forEach((top, i) => expect(Math.abs(tops[i]! - top)).toBeLessThan(1.5));
+  });
+
   it('refuses six-line tablature with UNSUPPORTED_TABLATURE', () => {
     const page = blankPage(1400, 1600);
     for (const top of [200, 500, 800, 1100]) drawLines(page, top, 6, 16, 2, 100, 1300);
