@@ -219,15 +219,20 @@ function stacks(heads: readonly Head[], space: number): Head[][] {
  * Beams crossing a stem near its free end, counted from how far the stack of
  * beam pixels reaches along the stem: beams are about half a space thick and
  * a quarter space apart, and on a blurred page the gaps fill in, so the
- * stack's extent counts them where the gaps cannot be seen.
+ * stack's extent counts them where the gaps cannot be seen. A sloping stack
+ * is crossed on the slant: its extent down a column is longer by the secant.
  */
 function countBeams(symbols: PageSymbols, x: number, tip: number, up: boolean, reach: number, space: number): number {
   // Measured a little beside the stem, where the beams are clear of the stem's own pixels, on
   // whichever side they run (a group's last stem has them on its left only). A beamlet on one
   // side only still counts: the more beams a side shows, the more the stem carries.
   const sides = [-1, 1].map((side) => {
-    const cols = [0.35, 0.6].map((k) => Math.round((x + side * k * space) / MAP_SCALE));
-    return Math.min(...cols.map((c) => stackExtent(symbols, c, tip, up, reach, space)));
+    const stacks = [0.35, 0.6, 0.85].map((k) => beamStack(symbols, Math.round((x + side * k * space) / MAP_SCALE), tip, up, reach, space));
+    const [near, mid, far] = stacks;
+    if (!near || !mid) return 0;
+    const extent = Math.min(near[1] - near[0], mid[1] - mid[0]);
+    const slope = far ? ((far[0] + far[1]) / 2 - (near[0] + near[1]) / 2) / (0.5 * space) : 0;
+    return extent / Math.hypot(1, slope);
   });
   const extent = Math.max(...sides);
   if (extent < space * 0.25) return 0;
@@ -235,13 +240,13 @@ function countBeams(symbols: PageSymbols, x: number, tip: number, up: boolean, r
 }
 
 /**
- * Height in prepared pixels of the beam stack nearest a stem's tip in one
- * class-map column (0: none), looking up to 3.5 spaces beyond the tip and up
- * to `reach` back towards the heads.
+ * The beam stack nearest a stem's tip in one class-map column, as its top
+ * and bottom in prepared pixels, looking up to 3.5 spaces beyond the tip and
+ * up to `reach` back towards the heads.
  */
-function stackExtent(symbols: PageSymbols, col: number, tip: number, up: boolean, reach: number, space: number): number {
+function beamStack(symbols: PageSymbols, col: number, tip: number, up: boolean, reach: number, space: number): [number, number] | undefined {
   const { map } = symbols;
-  if (col < 0 || col >= map.width) return 0;
+  if (col < 0 || col >= map.width) return undefined;
   const beam = CLASS_INDEX.beam;
   // The stem's own pixels stop where the beams begin, so the stack lies beyond the tip (and a little inside).
   const outward = up ? -1 : 1;
@@ -256,12 +261,12 @@ function stackExtent(symbols: PageSymbols, col: number, tip: number, up: boolean
     if (last && (y - last[1]) * MAP_SCALE <= space * 0.65) last[1] = y;
     else runs.push([y, y]);
   }
-  if (!runs.length) return 0;
+  if (!runs.length) return undefined;
   const tipRow = tip / MAP_SCALE;
   const distance = ([a, b]: [number, number]) => (tipRow < a ? a - tipRow : tipRow > b ? tipRow - b : 0);
   const stack = runs.reduce((best, r) => (distance(r) < distance(best) ? r : best));
-  if (distance(stack) * MAP_SCALE > space * 1.2) return 0;
-  return (stack[1] - stack[0] + 1) * MAP_SCALE;
+  if (distance(stack) * MAP_SCALE > space * 1.2) return undefined;
+  return [stack[0] * MAP_SCALE, (stack[1] + 1) * MAP_SCALE];
 }
 
 /** Flags on a stem's free end: the flag glyph's class says how many. */

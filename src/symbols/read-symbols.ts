@@ -12,6 +12,7 @@ import { headsFollowStems } from './heads-between-staves.js';
 import { nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
 import { centre, classComponents, MAP_SCALE, type Component } from './components.js';
 import type { ClassMap } from './segment.js';
+import { repaintSteepBeams } from './steep-beams.js';
 import { CLASS_INDEX, SYMBOL_CLASSES, type SymbolClass } from './symbol-classes.js';
 
 export interface Box {
@@ -142,6 +143,7 @@ const ACCIDENTAL_WIDTH: Record<AccidentalKind, number> = { sharp: 1.05, flat: 0.
 const CLEF_KIND: Partial<Record<SymbolClass, ClefKind>> = { clefG: 'G', clefF: 'F', clefC: 'C', clefOther: 'other' };
 
 export function readSymbols(map: ClassMap, staves: readonly Staff[], space: number): PageSymbols {
+  repaintSteepBeams(map, space);
   const place = (c: Component): Placed | undefined => {
     const [x, y] = centre(c);
     const staff = nearestStaff(staves, x, y);
@@ -165,7 +167,11 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     // signature (a glyph of its size: a speck called a digit may be a piece of the head).
     .filter((h) => !time.some((t) => t.staff === h.staff && t.y1 - t.y0 > space * 1.1 && h.x > t.x0 && h.x < t.x1 && h.y > t.y0 - space && h.y < t.y1 + space));
 
-  const stems = joinStems(placed(['stem'], (c, p) => (c.x1 - c.x0 <= space * 0.8 ? { ...p, x: (c.x0 + c.x1) / 2 } : undefined), 1), space).filter((st) => st.y1 - st.y0 >= space * 1.5);
+  // A stem is a space and a half long at the least; shorter where a steep beam comes down close to its
+  // head, and then it ends in the beam.
+  const stems = joinStems(placed(['stem'], (c, p) => (c.x1 - c.x0 <= space * 0.8 ? { ...p, x: (c.x0 + c.x1) / 2 } : undefined), 1), space).filter(
+    (st) => st.y1 - st.y0 >= space * 1.5 || (st.y1 - st.y0 >= space * 0.7 && endsInBeam(st, map)),
+  );
   const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
   // Quarter and shorter rests stand two or more spaces tall; a breath mark or a tick above the staff
   // that the model calls an eighth rest is under one space, often cut in two by the top line.
@@ -276,6 +282,13 @@ function joinStems(pieces: readonly Stem[], space: number): Stem[] {
     same.confidence = Math.min(same.confidence, piece.confidence);
   }
   return stems;
+}
+
+/** Whether beam pixels continue a stem just beyond one of its ends. */
+function endsInBeam(stem: Stem, map: ClassMap): boolean {
+  const col = Math.round(stem.x / MAP_SCALE);
+  const rows = [Math.floor(stem.y0 / MAP_SCALE) - 1, Math.floor(stem.y0 / MAP_SCALE) - 2, Math.ceil(stem.y1 / MAP_SCALE), Math.ceil(stem.y1 / MAP_SCALE) + 1];
+  return rows.some((y) => [col - 1, col, col + 1].some((x) => x >= 0 && x < map.width && y >= 0 && y < map.height && map.data[y * map.width + x] === CLASS_INDEX.beam));
 }
 
 /** Does a vertical component run from (near) the top line to (near) the bottom line of the staff? */

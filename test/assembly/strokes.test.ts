@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildStrokes, type Stroke } from '../../src/assembly/strokes.js';
 import type { Head, PageSymbols, Stem } from '../../src/symbols/read-symbols.js';
+import type { ClassMap } from '../../src/symbols/segment.js';
+import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
 
 const SPACE = 12;
 
-function symbols(heads: Head[], stems: Stem[]): PageSymbols {
-  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], braces: [], map: { width: 1, height: 1, data: new Uint8Array(1), confidence: new Uint8Array(1) } };
+function symbols(heads: Head[], stems: Stem[], map: ClassMap = { width: 1, height: 1, data: new Uint8Array(1), confidence: new Uint8Array(1) }): PageSymbols {
+  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], braces: [], map };
 }
 
 const head = (x: number, y: number, position: number): Head => ({ x0: x - 7, x1: x + 7, y0: y - 6, y1: y + 6, x, y, staff: 0, confidence: 1, kind: 'black', position, small: false });
@@ -25,5 +27,16 @@ describe('buildStrokes', () => {
     const lower = head(100, 142, 4);
     const items = chords(buildStrokes(symbols([upper, lower], [stem(107, 88, 130), stem(93, 142, 184)]), SPACE));
     expect(items.map((c) => [c.up, c.heads])).toEqual([[false, [lower]], [true, [upper]]]);
+  });
+
+  it('counts one beam, not two, on a stem whose single beam climbs steeply past its tip', () => {
+    // Class map at half resolution: a beam half a space thick rising 2 rows a column, through the tip
+    // of the up-stem at x 100 (map column 50), y 88 (map row 44); down a column it is √5 times as deep.
+    const width = 120;
+    const map: ClassMap = { width, height: 100, data: new Uint8Array(width * 100), confidence: new Uint8Array(width * 100) };
+    const depth = 3 * Math.hypot(1, 2);
+    for (let x = 35; x <= 65; x++) for (let y = Math.round(44 - depth - 2 * (x - 50)); y < Math.round(44 - 2 * (x - 50)); y++) map.data[y * width + x] = CLASS_INDEX.beam;
+    const [stroke] = chords(buildStrokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)], map), SPACE));
+    expect(stroke).toMatchObject({ up: true, beams: 1 });
   });
 });

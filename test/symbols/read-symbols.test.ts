@@ -27,4 +27,12 @@ describe('readSymbols', () => {
     expect(stems).toHaveLength(1);
     expect(stems[0]).toMatchObject({ y0: 110, y1: 182 });
   });
+
+  it('keeps a stem too short for a stem where it ends in a beam, and drops it elsewhere', () => {
+    // A space long (map rows 70–75): a steep beam came down close to its head.
+    const map = mapWithStem([{ x: 100, y0: 70, y1: 75 }, { x: 150, y0: 70, y1: 75 }]);
+    for (let x = 96; x <= 104; x++) for (let y = 66; y < 70; y++) map.data[y * map.width + x] = CLASS_INDEX.beam;
+    const { stems } = readSymbols(map, [staff], SPACE);
+    expect(stems.map((s) => s.x)).toEqual([201]);
+  });
 });

@@ -1,0 +1,113 @@
+/**
+ * Steep beams the model took for slurs.
+ *
+ * The symbol model learnt beams from engravings whose beams are nearly
+ * level; a beam that climbs steeply across a wide interval (LilyPond draws
+ * them where notes a tenth apart are close together) comes out painted as a
+ * slur, or a tuplet mark, and its notes lose their beams. Such a band is easy
+ * to tell from a real slur: it is straight, and as thick as a beam from end to
+ * end, where a slur is curved, thin, and tapers to points. It also touches a
+ * stem. Bands like that are repainted as beam before the symbols are read.
+ */
+import { CLASS_INDEX } from './symbol-classes.js';
+import { classComponents, MAP_SCALE, type Component } from './components.js';
+import type { ClassMap } from './segment.js';
+
+/**
+ * Classes a steep beam has been seen painted as: mostly slur or tuplet, on a
+ * blurred page a patchwork of glyph classes. Not the ones a band may cross or
+ * touch (lines, stems, black heads) and not text or dynamics, whose words
+ * are bands too.
+ */
+const NEVER = new Set<number>(['background', 'staffLine', 'ledgerLine', 'barline', 'stem', 'noteheadBlack', 'text', 'dynamics', 'braceBracket'].map((n) => CLASS_INDEX[n as keyof typeof CLASS_INDEX]));
+const BAND = Object.values(CLASS_INDEX).filter((c) => !NEVER.has(c));
+
+/** Repaints, in place, straight beam-thick bands of slur or tuplet pixels as beam. */
+export function repaintSteepBeams(map: ClassMap, space: number): void {
+  const s = space / MAP_SCALE; // staff space in class-map pixels
+  for (const c of classComponents(map, BAND, Math.round(s * s))) {
+    if ((c.counts.get(CLASS_INDEX.beam) ?? 0) >= c.area / 2 || !isBeamBand(c, map.width, s) || !touchesStem(c, map)) continue;
+    for (const i of c.pixels) map.data[i] = CLASS_INDEX.beam;
+  }
+}
+
+/**
+ * Straight, steep, and beam-thick all along: per column, the band's extent from its
+ * top pixel to its bottom one; its centre line fits a straight line within a
+ * fifth of a space, and no inner column is thinner than one beam or deeper
+ * than three, crossed at the band's slope.
+ */
+function isBeamBand(c: Component, width: number, s: number): boolean {
+  const x0 = c.x0 / MAP_SCALE;
+  const columns = (c.x1 - c.x0) / MAP_SCALE;
+  // Three spaces long at the least: shorter bands are a tilted head with its dot, a flag.
+  if (columns < 3 * s) return false;
+  const top = new Float64Array(columns).fill(Infinity);
+  const bottom = new Float64Array(columns).fill(-Infinity);
+  for (const i of c.pixels) {
+    const x = (i % width) - x0;
+    const y = (i - (i % width)) / width;
+    top[x] = Math.min(top[x]!, y);
+    bottom[x] = Math.max(bottom[x]!, y + 1);
+  }
+  const xs: number[] = [];
+  const mids: number[] = [];
+  const spans: number[] = [];
+  for (let x = 0; x < columns; x++) {
+    if (!Number.isFinite(top[x]!)) continue;
+    xs.push(x);
+    mids.push((top[x]! + bottom[x]!) / 2);
+    spans.push(bottom[x]! - top[x]!);
+  }
+  const n = xs.length;
+  if (n < columns * 0.8) return false;
+  // Solid: a beam fills its columns but for the gap between stacked beams; letters have holes.
+  if (c.area < 0.75 * spans.reduce((a, b) => a + b, 0)) return false;
+  const mid = fitLine(xs, mids);
+  if (mid.residual > s * 0.2) return false;
+  // One edge straight too (the other steps where a second beam starts or stops).
+  const edges = [top, bottom].map((edge) => fitLine(xs, xs.map((x) => edge[x]!)).residual);
+  if (Math.min(...edges) > s * 0.15) return false;
+  // Level beams the model reads well; a level band it calls something else is something else (a
+  // tuplet bracket's span, a line of lettering).
+  const slope = mid.slope;
+  if (Math.abs(slope) < 0.2) return false;
+  // A beam is half a space thick (a little less once pixelated), three stacked are two spaces deep;
+  // crossed at a slope, columns are longer by the secant.
+  const secant = Math.hypot(1, slope);
+  const inner = spans.slice(Math.floor(n * 0.15), Math.ceil(n * 0.85));
+  return inner.length > 0 && Math.min(...inner) >= 0.35 * s * secant && Math.max(...inner) <= 2.2 * s * secant;
+}
+
+/** Least-squares line through the points (xs[k], ys[k]): its slope and the RMS distance of the points from it. */
+function fitLine(xs: readonly number[], ys: readonly number[]): { slope: number; residual: number } {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let k = 0; k < n; k++) {
+    sxy += (xs[k]! - mx) * (ys[k]! - my);
+    sxx += (xs[k]! - mx) ** 2;
+  }
+  const slope = sxx ? sxy / sxx : 0;
+  const residual = Math.sqrt(ys.reduce((sum, y, k) => sum + (y - (my + slope * (xs[k]! - mx))) ** 2, 0) / n);
+  return { slope, residual };
+}
+
+/** Whether a stem pixel touches the band (a beam always hangs on stems; a slur does not). */
+function touchesStem(c: Component, map: ClassMap): boolean {
+  const { width, height, data } = map;
+  for (const i of c.pixels) {
+    const x = i % width;
+    const y = (i - x) / width;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const xx = x + dx;
+        const yy = y + dy;
+        if (xx >= 0 && xx < width && yy >= 0 && yy < height && data[yy * width + xx] === CLASS_INDEX.stem) return true;
+      }
+    }
+  }
+  return false;
+}
