@@ -71,7 +71,7 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
         items: mine,
         multiRests: await multiRestCounts(symbols.rests.filter((r) => r.staff === index && (r.kind === 'multi' || r.kind === 'whole')), staff, image),
         tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index && plausibleTuplet(t, space)).map((t) => t.x), space),
-        accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), space),
+        accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), inner, space),
       };
     }));
     keysFromKeyArea(readings.map((r) => r.signatures), readings.map((r) => r.staff), image.ink, space);
@@ -83,10 +83,11 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
 
 /**
  * Each accidental goes to the nearest head to its right at its staff
- * position. In a chord, accidentals stand in columns further left, so the
- * reach is a few spaces; a head takes at most one accidental.
+ * position, in its own measure (`barlines`: their xs). In a chord,
+ * accidentals stand in columns further left, so the reach is a few spaces; a
+ * head takes at most one accidental.
  */
-function noteAccidentals(heads: readonly Head[], accidentals: readonly AccidentalSymbol[], space: number): Map<Head, AccidentalKind> {
+export function noteAccidentals(heads: readonly Head[], accidentals: readonly AccidentalSymbol[], barlines: readonly number[], space: number): Map<Head, AccidentalKind> {
   const result = new Map<Head, AccidentalKind>();
   const taken = new Set<Head>();
   const sorted = [...accidentals].sort((a, b) => b.x1 - a.x1);
@@ -97,6 +98,7 @@ function noteAccidentals(heads: readonly Head[], accidentals: readonly Accidenta
       if (taken.has(head)) continue;
       const gap = head.x0 - accidental.x1;
       if (gap < -space * 0.4 || gap > space * 4) continue;
+      if (barlines.some((x) => x > accidental.x1 && x < head.x0)) continue;
       const dp = Math.abs(head.position - accidental.position);
       if (dp > 1) continue;
       const score = gap + dp * space * 2;
