@@ -10,7 +10,7 @@
 import * as ort from 'onnxruntime-web';
 import type { GrayImage } from '../image/gray.js';
 import type { Staff } from '../staves/detect-staves.js';
-import { onnxModel } from './onnx-model.js';
+import { onnxModel, type OnnxModel } from './onnx-model.js';
 
 export const SYMBOL_MODEL_FILE = 'symbols.onnx';
 /** Version of the committed model (its card's `version`), written into every recognised MusicXML. */
@@ -60,7 +60,7 @@ const WINDOW_ROWS = 256;
 const WINDOW_CONTEXT = 32;
 
 /** Runs the model on page rows [y0, y0 + height) and writes its classes for rows [keepTop, keepBottom) into the map. */
-async function segmentWindow(model: ort.InferenceSession, page: GrayImage, map: ClassMap, y0: number, height: number, keepTop: number, keepBottom: number): Promise<void> {
+async function segmentWindow(model: OnnxModel, page: GrayImage, map: ClassMap, y0: number, height: number, keepTop: number, keepBottom: number): Promise<void> {
   const width = Math.ceil(page.width / MULTIPLE) * MULTIPLE;
   const input = new Float32Array(width * height).fill(1);
   for (let y = 0; y < height && y0 + y < page.height; y++) {
