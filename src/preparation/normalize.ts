@@ -12,7 +12,14 @@ import type { GrayImage } from '../image/gray.js';
 /** Block size in pixels: larger than any ink stroke, smaller than a shadow's soft edge. */
 const BLOCK = 32;
 
-export function flattenBackground(image: GrayImage): GrayImage {
+/** The paper's brightness per block of {@link BLOCK} pixels, row by row. */
+export interface PaperMap {
+  levels: Float32Array;
+  columns: number;
+  rows: number;
+}
+
+export function paperMap(image: GrayImage): PaperMap {
   const { width, height, data } = image;
   const bw = Math.ceil(width / BLOCK);
   const bh = Math.ceil(height / BLOCK);
@@ -38,6 +45,16 @@ export function flattenBackground(image: GrayImage): GrayImage {
       paper[by * bw + bx] = v;
     }
   }
+  return { levels: paper, columns: bw, rows: bh };
+}
+
+/**
+ * `sharper`: a pixel-exact paper estimate (sharp-shadows.ts) that, where it
+ * is darker, overrides the smooth one: inside a sharp shadow's edge.
+ */
+export function flattenBackground(image: GrayImage, map: PaperMap = paperMap(image), sharper?: Uint8Array): GrayImage {
+  const { width, height, data } = image;
+  const { levels: paper, columns: bw, rows: bh } = map;
   // Blocks full of ink (a beam cluster, a title in bold) read darker than the paper: take the 3×3 block maximum, then average.
   const dilated = neighbourhood(paper, bw, bh, Math.max);
   const smooth = neighbourhood(dilated, bw, bh, (...v: number[]) => v.reduce((a, b) => a + b, 0) / v.length);
@@ -54,8 +71,9 @@ export function flattenBackground(image: GrayImage): GrayImage {
       const tx = fx - x0;
       const top = smooth[y0 * bw + x0]! * (1 - tx) + smooth[y0 * bw + x1]! * tx;
       const bottom = smooth[y1 * bw + x0]! * (1 - tx) + smooth[y1 * bw + x1]! * tx;
-      const bg = Math.max(top * (1 - ty) + bottom * ty, 1);
       const i = y * width + x;
+      const smoothPaper = top * (1 - ty) + bottom * ty;
+      const bg = Math.max(sharper ? Math.min(smoothPaper, sharper[i]!) : smoothPaper, 1);
       out[i] = Math.min(255, Math.round((data[i]! * 255) / bg));
     }
   }

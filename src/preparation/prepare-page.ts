@@ -11,7 +11,8 @@ import type { Raster } from '../image/raster.js';
 import { resizeArea } from '../image/raster.js';
 import { binarize, inkThreshold, type BinaryImage } from './binarize.js';
 import { estimateSkew } from './deskew.js';
-import { flattenBackground } from './normalize.js';
+import { flattenBackground, paperMap } from './normalize.js';
+import { shadowedPaper, unevenPaper } from './sharp-shadows.js';
 import { measureStaffMetrics, type StaffMetrics } from './staff-metrics.js';
 import { staffSpaceFromProfiles } from './staff-space-profile.js';
 
@@ -42,10 +43,19 @@ export interface PreparedPage {
 }
 
 export function preparePage(page: Raster): PreparedPage {
-  const flat = flattenBackground(toGray(page));
-  const threshold = inkThreshold(flat);
-  const sourceInk = binarize(flat, threshold);
+  const source = toGray(page);
+  const paper = paperMap(source);
+  let flat = flattenBackground(source, paper);
+  let threshold = inkThreshold(flat);
+  let sourceInk = binarize(flat, threshold);
   const metrics = plausibleMetrics(measureStaffMetrics(sourceInk), flat);
+  if (unevenPaper(paper)) {
+    // A photo: its shadows may have sharp edges the block estimate smears; the staff size now known
+    // sizes the pixel-exact one.
+    flat = flattenBackground(source, paper, shadowedPaper(source, paper, metrics.staffSpace));
+    threshold = inkThreshold(flat);
+    sourceInk = binarize(flat, threshold);
+  }
   const skew = estimateSkew(sourceInk, metrics.lineThickness);
   const scale = CANONICAL_STAFF_SPACE / metrics.staffSpace;
   const gray = straighten(flat, skew, scale);
