@@ -229,7 +229,10 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     stems.splice(stems.indexOf(stem), 1);
     barlines.push({ x0: stem.x0, y0: stem.y0, x1: stem.x1, y1: stem.y1, x: stem.x, thickness: Math.max(2, stem.x1 - stem.x0), confidence: stem.confidence * 0.8, staves: [stem.staff] });
   }
-  const braces = classComponents(map, idx(['braceBracket']), 10).filter((c) => c.y1 - c.y0 > space * 6 && (c.y1 - c.y0 < space * 26 || isBrace(c, map, space)));
+  // A brace curves, so its box is about a space wide or more; a stretch of a bracket's straight bar is narrower.
+  const braces = joinBraceParts(classComponents(map, idx(['braceBracket']), 10), space).filter(
+    (c) => c.y1 - c.y0 > space * 6 && c.x1 - c.x0 > space * 0.85 && (c.y1 - c.y0 < space * 26 || isBrace(c, map, space)),
+  );
   // The stroke through a cut-time C stands the height of the staff's middle: it is not a barline.
   const cutStrokes = time.filter((t) => t.common);
   const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
@@ -240,6 +243,33 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
 export function accidentalPosition(staff: Staff, box: Box, kind: AccidentalKind, space: number): number {
   const y = kind === 'flat' || kind === 'flat-flat' ? box.y1 - space * 0.55 : (box.y0 + box.y1) / 2;
   return Math.round(staffPosition(staff, (box.x0 + box.x1) / 2, y));
+}
+
+/**
+ * A brace on a photo or a scan falls apart where its stroke is thinnest, or
+ * the model calls a stretch of it something else: parts one above the other,
+ * in line and less than three spaces apart, are one brace again.
+ */
+function joinBraceParts(parts: readonly Component[], space: number): Component[] {
+  const joined: Component[] = [];
+  for (const part of [...parts].sort((a, b) => a.y0 - b.y0)) {
+    const above = joined.find((j) => part.y0 - j.y1 < space * 3 && part.x0 < j.x1 + space * 0.5 && part.x1 > j.x0 - space * 0.5);
+    if (!above) {
+      joined.push({ ...part, counts: new Map(part.counts) });
+      continue;
+    }
+    const pixels = new Int32Array(above.pixels.length + part.pixels.length);
+    pixels.set(above.pixels);
+    pixels.set(part.pixels, above.pixels.length);
+    above.confidence = (above.confidence * above.area + part.confidence * part.area) / (above.area + part.area);
+    above.area += part.area;
+    above.pixels = pixels;
+    above.x0 = Math.min(above.x0, part.x0);
+    above.x1 = Math.max(above.x1, part.x1);
+    above.y1 = Math.max(above.y1, part.y1);
+    for (const [cls, n] of part.counts) above.counts.set(cls, (above.counts.get(cls) ?? 0) + n);
+  }
+  return joined;
 }
 
 /**

@@ -35,4 +35,20 @@ describe('readSymbols', () => {
     const { stems } = readSymbols(map, [staff], SPACE);
     expect(stems.map((s) => s.x)).toEqual([201]);
   });
+
+  it('joins a brace that fell apart into parts one above the other, and keeps separate braces apart', () => {
+    const map = mapWithStem([]);
+    const paint = (x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) map.data[y * map.width + x] = CLASS_INDEX.braceBracket;
+    };
+    // A grand staff's brace broken twice (map rows 10–80, gaps of two spaces less a little) …
+    paint(10, 18, 10, 35);
+    paint(11, 19, 40, 55);
+    paint(9, 17, 60, 80);
+    // … and the next one, more than three spaces below; a bracket's bar (narrower than a space) is none.
+    paint(10, 18, 100, 140);
+    paint(60, 63, 10, 80);
+    const { braces } = readSymbols(map, [staff], SPACE);
+    expect(braces.map((b) => [b.y0, b.y1])).toEqual([[20, 162], [200, 282]]);
+  });
 });
