@@ -58,4 +58,17 @@ describe('staffSignatures', () => {
     expect(staffSignatures(0, staff, symbols, [], SPACE).clefs).toHaveLength(1);
     expect(staffSignatures(0, staff, symbols, [], SPACE, ink).clefs.map((c) => c.value)).toEqual([{ sign: 'G', line: 2 }, { sign: 'G', line: 2 }]);
   });
+
+  it('takes no clef from a brace left of where the staff begins, and keeps the clef after it', () => {
+    const braced = straightStaff(TOP, SPACE, 30, 1000);
+    const symbols = page([]);
+    symbols.braces = [{ x0: 8, x1: 26, y0: at(-12), y1: at(22) }];
+    // The brace's middle read as a C clef, then the staff's own G clef.
+    symbols.clefs = [
+      { x0: 12, x1: 24, y0: at(0), y1: at(8), staff: 0, confidence: 0.6, kind: 'C', balance: 0.5 },
+      { x0: 40, x1: 70, y0: at(-3), y1: at(11), staff: 0, confidence: 1, kind: 'G', balance: 0.5 },
+    ];
+    expect(staffSignatures(0, braced, symbols, [], SPACE).clefs).toEqual([{ x: 55, value: { sign: 'G', line: 2 } }]);
+  });
 });
+
