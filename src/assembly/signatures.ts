@@ -32,14 +32,18 @@ export interface StaffSignatures {
 /** `ink`, the page's, lets a clef change the model labelled only in part be measured whole. */
 export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageSymbols, barlineXs: readonly number[], space: number, ink?: BinaryImage): StaffSignatures {
   const mine = <T extends { staff: number; x0: number }>(list: readonly T[]) => list.filter((s) => s.staff === staffIndex).sort((a, b) => a.x0 - b.x0);
-  // The model sometimes calls a stretch of a brace a C clef: one left of where the staff begins, within a brace, is that.
-  const onBrace = (c: ClefSymbol) => {
+  // The model sometimes calls a stretch of a brace, or a bracket's hook, a C clef: one left of where the
+  // staff begins, within a brace, is that; so is one within a space of the start with the staff's own
+  // clef right after it (a clef's middle stands two spaces in).
+  const misread = (c: ClefSymbol, i: number, all: readonly ClefSymbol[]) => {
     const x = (c.x0 + c.x1) / 2;
     const y = (c.y0 + c.y1) / 2;
-    return x < staff.x0 && symbols.braces.some((b) => x > b.x0 && x < b.x1 && y > b.y0 && y < b.y1);
+    if (x < staff.x0 && symbols.braces.some((b) => x > b.x0 && x < b.x1 && y > b.y0 && y < b.y1)) return true;
+    const next = all[i + 1];
+    return i === 0 && !!next && x < staff.x0 + space && next.x0 - c.x1 < space * 2;
   };
   const clefSymbols = mine(symbols.clefs)
-    .filter((c) => !onBrace(c))
+    .filter((c, i, all) => !misread(c, i, all))
     .map((c, i) => (i === 0 ? c : asClefChange(ink ? wholeClef(c, ink, space) : c, staff, space)))
     .filter((c, i) => i === 0 || plausibleClef(c, staff, space));
   const clefs = clefSymbols.map((c) => ({ x: (c.x0 + c.x1) / 2, value: readClef(c, staff) }));

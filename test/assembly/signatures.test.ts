@@ -70,5 +70,17 @@ describe('staffSignatures', () => {
     ];
     expect(staffSignatures(0, braced, symbols, [], SPACE).clefs).toEqual([{ x: 55, value: { sign: 'G', line: 2 } }]);
   });
+
+  it('takes no clef from a bracket’s hook at the staff’s start when the staff’s own clef follows', () => {
+    const bracketed = straightStaff(TOP, SPACE, 30, 1000);
+    const symbols = page([]);
+    const hook = { x0: 30, x1: 42, y0: at(-4), y1: at(1), staff: 0, confidence: 0.6, kind: 'C' as const, balance: 0.5 };
+    const g = { x0: 48, x1: 78, y0: at(-3), y1: at(11), staff: 0, confidence: 1, kind: 'G' as const, balance: 0.5 };
+    symbols.clefs = [hook, g];
+    expect(staffSignatures(0, bracketed, symbols, [], SPACE).clefs).toEqual([{ x: 63, value: { sign: 'G', line: 2 } }]);
+    // Alone, where the staff's start may have been found late, it stays the staff's clef.
+    symbols.clefs = [{ ...hook, y0: at(0), y1: at(8) }];
+    expect(staffSignatures(0, bracketed, symbols, [], SPACE).clefs.map((c) => c.value.sign)).toEqual(['C']);
+  });
 });
 
