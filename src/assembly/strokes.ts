@@ -236,7 +236,10 @@ function countBeams(symbols: PageSymbols, x: number, tip: number, up: boolean, r
   });
   const extent = Math.max(...sides);
   if (extent < space * 0.25) return 0;
-  return Math.max(1, Math.round((extent + space * 0.25) / (space * 0.75)));
+  // n beams reach 0.75n − 0.25 spaces. Blur widens a stack by a fraction of a space (two beams on a
+  // soft scan measure up to 1.7 spaces), so a third beam counts only well past the midpoint.
+  const count = Math.max(1, Math.round((extent + space * 0.25) / (space * 0.75)));
+  return count <= 2 ? count : Math.max(2, Math.round((extent + space * 0.1) / (space * 0.75)));
 }
 
 /**

@@ -216,6 +216,11 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x: (c.x0 + c.x1) / 2, thickness, confidence: c.confidence, staves: covered }];
   });
   barlines.push(...pieceTogetherBarlines(barlineParts, barlines, staves, map, space));
+  for (const line of stemLabelledBarlines(map, barlines, heads, staves, space)) {
+    barlines.push(line);
+    // Its stem-labelled stretches are no stems: a head beside the line must not take one.
+    for (const stem of stems.filter((st) => st.x > line.x0 - 1 && st.x < line.x1 + 1 && st.y0 >= line.y0 - 1 && st.y1 <= line.y1 + 1)) stems.splice(stems.indexOf(stem), 1);
+  }
   // On a blurred or bent page the model calls some barlines stems: a "stem" that spans its staff
   // from the top line to the bottom line, no further, with no notehead at either end, is a barline.
   const headless = stems.filter((stem) => {
@@ -551,6 +556,32 @@ function clefPieces(c: Component, staves: readonly Staff[], map: ClassMap, space
     const one = piece(s.i, y0, y1);
     return one ? [one] : [];
   });
+}
+
+/**
+ * On a blurred scan the model may call most of a grand staff's barline a
+ * stem, and only its stretch through the gap between the staves a barline:
+ * no stretch of either class spans a staff, yet together they form one
+ * thin upright line from the top staff's top line to the bottom staff's
+ * bottom line, with no notehead at either end. Such a line, wherever part
+ * of it is labelled barline, is one.
+ */
+function stemLabelledBarlines(map: ClassMap, found: readonly BarlineSymbol[], heads: readonly Head[], staves: readonly Staff[], space: number): BarlineSymbol[] {
+  const made: BarlineSymbol[] = [];
+  for (const c of classComponents(map, idx(['barline', 'stem']), 4)) {
+    if ((c.counts.get(CLASS_INDEX.barline) ?? 0) < c.area * 0.25) continue;
+    const covered = staves.flatMap((staff, i) => (coversStaff(c, staff, space) ? [i] : []));
+    const x = (c.x0 + c.x1) / 2;
+    // Across the gap it may be cut (a slur crossing it): then it spans one staff and runs on well into the gap.
+    const intoGap = (i: number) => staffPosition(staves[i]!, x, c.y0) < -4 || staffPosition(staves[i]!, x, c.y1) > 12;
+    if (!covered.length || (covered.length === 1 && !intoGap(covered[0]!))) continue;
+    if (heads.some((h) => Math.abs(h.x - x) < space * 1.2 && (Math.abs(h.y - c.y0) < space * 0.8 || Math.abs(h.y - c.y1) < space * 0.8))) continue;
+    const thickness = strokeWidth(c, map);
+    if (thickness > space * 0.6 || c.x1 - c.x0 - thickness > (c.y1 - c.y0) * 0.05 + space * 0.3) continue;
+    if (found.some((b) => b.staves.some((s) => covered.includes(s)) && Math.abs(b.x - x) < space)) continue;
+    made.push({ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, thickness, confidence: c.confidence * 0.8, staves: covered });
+  }
+  return made;
 }
 
 /**
