@@ -98,12 +98,15 @@ export function systemMeasures(
     const x1 = Math.max(...group.map((l) => l.x1));
     const x = (x0 + x1) / 2;
     const barline = describe(group, repeatDots, members, space);
+    // On a photo the system leans, so a line is measured against the ends of the staves it crosses.
+    const fromStart = Math.min(...group.flatMap((l) => l.staves.filter((s) => members.has(s)).map((s) => l.x - staves[s]!.x0)));
+    const toEnd = Math.min(...group.flatMap((l) => l.staves.filter((s) => members.has(s)).map((s) => staves[s]!.x1 - l.x)));
     // The line joining the staves at the system's left edge is not a barline; a forward repeat there is.
-    if (x - start < space * 1.5) {
+    if (Math.min(x - start, fromStart) < space * 1.5) {
       if (barline?.repeat?.direction === 'forward') left[0] = barline;
       continue;
     }
-    if (end - x < space * 1.5) {
+    if (Math.min(end - x, toEnd) < space * 1.5) {
       right.push(barline);
       continue;
     }

@@ -8,7 +8,7 @@
 import type { BinaryImage } from './binarize.js';
 
 /** Largest skew looked for, in degrees. */
-export const MAX_SKEW = 6;
+export const MAX_SKEW = 15;
 
 /** The angle in degrees by which the page content is rotated clockwise (y down); rotate by its negative to straighten. */
 export function estimateSkew(image: BinaryImage, lineThickness: number): number {
@@ -74,6 +74,102 @@ function thinStrokes(image: BinaryImage, maxRun: number): Uint8Array {
       const start = y;
       while (y < height && data[y * width + x]) y++;
       if (y - start <= maxRun) for (let yy = start; yy < y; yy++) out[yy * width + x] = 1;
+    }
+  }
+  return out;
+}
+
+/** Largest lean of upright strokes looked for, as dx per dy (about 14°). */
+export const MAX_SHEAR = 0.25;
+
+/**
+ * Lean of the page's upright strokes (stems and barlines) once it is turned
+ * by `skew`, as dx per dy (positive: leaning right going down). A photo
+ * taken at an angle shows its page in perspective: straightened so the
+ * staff lines run level, its barlines still lean, and every stage after
+ * expects them upright. As for the skew, the shear that gives the column
+ * profile of tall, thin strokes its sharpest peaks is the one to undo.
+ */
+export function estimateShear(image: BinaryImage, skew: number, lineThickness: number, staffSpace: number): number {
+  const upright = uprightStrokes(image, Math.max(3, Math.ceil(2 * lineThickness)), Math.max(4, Math.round(staffSpace * 0.8)));
+  const { width, height } = image;
+  let count = 0;
+  for (let i = 0; i < upright.length; i++) count += upright[i]!;
+  if (count < 200) return 0;
+  const keepEvery = Math.max(1, Math.floor(count / 200_000));
+  const a = (skew * Math.PI) / 180;
+  const cos = Math.cos(a);
+  const sin = Math.sin(a);
+  const us: number[] = [];
+  const vs: number[] = [];
+  let k = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      if (!upright[i] || k++ % keepEvery !== 0) continue;
+      // Into the straightened frame (rotated by −skew about the centre), as the prepared page will be.
+      const cx = x - width / 2;
+      const cy = y - height / 2;
+      us.push(cx * cos + cy * sin);
+      vs.push(-cx * sin + cy * cos);
+    }
+  }
+  const offset = width + height;
+  const sharpness = (shear: number) => {
+    const columns = new Float64Array(2 * offset + 1);
+    for (let i = 0; i < us.length; i++) {
+      const c = Math.round(us[i]! - shear * vs[i]! + offset);
+      if (c >= 0 && c < columns.length) columns[c]!++;
+    }
+    let s = 0;
+    for (let c = 0; c < columns.length; c++) s += columns[c]! * columns[c]!;
+    return s;
+  };
+  let best = 0;
+  for (const step of [0.01, 0.002]) {
+    const span = step === 0.01 ? MAX_SHEAR : step * 5;
+    let bestScore = -1;
+    let bestShear = best;
+    for (let s = best - span; s <= best + span + 1e-9; s += step) {
+      const score = sharpness(s);
+      if (score > bestScore) {
+        bestScore = score;
+        bestShear = s;
+      }
+    }
+    best = bestShear;
+  }
+  return Math.round(best * 1000) / 1000;
+}
+
+/** Ink pixels of strokes at most `maxWidth` wide and at least `minHeight` tall: stems, barlines. */
+function uprightStrokes(image: BinaryImage, maxWidth: number, minHeight: number): Uint8Array {
+  const { width, height, data } = image;
+  const thin = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++) {
+    let x = 0;
+    while (x < width) {
+      if (!data[y * width + x]) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < width && data[y * width + x]) x++;
+      if (x - start <= maxWidth) thin.fill(1, y * width + start, y * width + x);
+    }
+  }
+  const out = new Uint8Array(data.length);
+  for (let x = 0; x < width; x++) {
+    let y = 0;
+    while (y < height) {
+      // A leaning stroke steps sideways as it goes down: a pixel beside counts as continuing it.
+      const on = (yy: number) => thin[yy * width + x] || (x > 0 && thin[yy * width + x - 1]) || (x + 1 < width && thin[yy * width + x + 1]);
+      if (!thin[y * width + x]) {
+        y++;
+        continue;
+      }
+      const start = y;
+      while (y < height && on(y)) y++;
+      if (y - start >= minHeight) for (let yy = start; yy < y; yy++) if (thin[yy * width + x]) out[yy * width + x] = 1;
     }
   }
   return out;

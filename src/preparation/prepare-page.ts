@@ -10,7 +10,7 @@ import { toGray, type GrayImage } from '../image/gray.js';
 import type { Raster } from '../image/raster.js';
 import { resizeArea } from '../image/raster.js';
 import { binarize, inkThreshold, type BinaryImage } from './binarize.js';
-import { estimateSkew } from './deskew.js';
+import { estimateShear, estimateSkew } from './deskew.js';
 import { flattenBackground, paperMap } from './normalize.js';
 import { shadowedPaper, unevenPaper } from './sharp-shadows.js';
 import { measureStaffMetrics, type StaffMetrics } from './staff-metrics.js';
@@ -27,10 +27,18 @@ export interface PageTransform {
   scale: number;
   /** Skew of the source page in degrees (lines descending to the right are positive); undone in the prepared page. */
   skew: number;
+  /**
+   * Lean of upright strokes once the skew is undone (dx per dy; a photo taken at an angle), undone
+   * in the prepared page too; absent for none.
+   */
+  shear?: number;
   /** Size of the prepared page. */
   width: number;
   height: number;
 }
+
+/** Smallest lean of upright strokes undone (dx per dy). */
+const MIN_SHEAR = 0.02;
 
 export interface PreparedPage {
   /** Flattened, straightened and rescaled gray page (ink dark). */
@@ -57,10 +65,14 @@ export function preparePage(page: Raster): PreparedPage {
     sourceInk = binarize(flat, threshold);
   }
   const skew = estimateSkew(sourceInk, metrics.lineThickness);
+  const lean = estimateShear(sourceInk, skew, metrics.lineThickness, metrics.staffSpace);
+  // Below a degree or so the lean is the measurement's own noise, and a scan's stems stand upright.
+  const shear = Math.abs(lean) >= MIN_SHEAR ? lean : 0;
   const scale = CANONICAL_STAFF_SPACE / metrics.staffSpace;
-  const gray = straighten(flat, skew, scale);
+  const gray = straighten(flat, skew, shear, scale);
   // The realised scale, after rounding to whole pixels.
   const transform: PageTransform = { sourceWidth: page.width, sourceHeight: page.height, scale: gray.width / page.width, skew, width: gray.width, height: gray.height };
+  if (shear) transform.shear = shear;
   return { gray, ink: binarize(gray, threshold), source: metrics, transform };
 }
 
@@ -81,9 +93,9 @@ function plausibleMetrics(metrics: StaffMetrics, flat: GrayImage): StaffMetrics 
 /** Maps a point of the prepared page back to the decoded page. */
 export function toSourcePoint(t: PageTransform, x: number, y: number): [number, number] {
   const a = (t.skew * Math.PI) / 180;
-  const cx = x - t.width / 2;
   const cy = y - t.height / 2;
-  // The prepared page is the source rotated by −skew and scaled about the centres.
+  const cx = x - t.width / 2 + (t.shear ?? 0) * cy;
+  // The prepared page is the source rotated by −skew, sheared upright and scaled about the centres.
   const sx = (cx * Math.cos(a) - cy * Math.sin(a)) / t.scale;
   const sy = (cx * Math.sin(a) + cy * Math.cos(a)) / t.scale;
   return [sx + t.sourceWidth / 2, sy + t.sourceHeight / 2];
@@ -94,7 +106,9 @@ export function toPreparedPoint(t: PageTransform, x: number, y: number): [number
   const a = (t.skew * Math.PI) / 180;
   const cx = (x - t.sourceWidth / 2) * t.scale;
   const cy = (y - t.sourceHeight / 2) * t.scale;
-  return [cx * Math.cos(a) + cy * Math.sin(a) + t.width / 2, -cx * Math.sin(a) + cy * Math.cos(a) + t.height / 2];
+  const u = cx * Math.cos(a) + cy * Math.sin(a);
+  const v = -cx * Math.sin(a) + cy * Math.cos(a);
+  return [u - (t.shear ?? 0) * v + t.width / 2, v + t.height / 2];
 }
 
 /**
@@ -116,10 +130,10 @@ export function transformLabels(labels: GrayImage, t: PageTransform): GrayImage 
 }
 
 /**
- * Rotates by −skew and scales in one resampling. Strong reductions are area
+ * Rotates by −skew, shears upright and scales in one resampling. Strong reductions are area
  * averaged first, since bilinear sampling alone would drop thin lines.
  */
-function straighten(image: GrayImage, skew: number, scale: number): GrayImage {
+function straighten(image: GrayImage, skew: number, shear: number, scale: number): GrayImage {
   let src = image;
   if (scale < 0.75) {
     const w = Math.max(1, Math.round(image.width * scale));
@@ -130,7 +144,7 @@ function straighten(image: GrayImage, skew: number, scale: number): GrayImage {
   }
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
-  if (Math.abs(skew) < 0.01 && src.width === width && src.height === height) return src;
+  if (Math.abs(skew) < 0.01 && !shear && src.width === width && src.height === height) return src;
   const a = (skew * Math.PI) / 180;
   const cos = Math.cos(a);
   const sin = Math.sin(a);
@@ -142,8 +156,8 @@ function straighten(image: GrayImage, skew: number, scale: number): GrayImage {
   for (let y = 0; y < height; y++) {
     const cy = y + 0.5 - height / 2;
     for (let x = 0; x < width; x++) {
-      const cx = x + 0.5 - width / 2;
-      // Inverse map: output (straight) → source (skewed): rotate by +skew.
+      const cx = x + 0.5 - width / 2 + shear * cy;
+      // Inverse map: output (straight) → source (skewed): lean again, then rotate by +skew.
       const sx = (cx * cos - cy * sin) * k + sw / 2 - 0.5;
       const sy = (cx * sin + cy * cos) * k + sh / 2 - 0.5;
       const x0 = Math.floor(sx);

@@ -30,10 +30,13 @@ export function groupSystems(staves: readonly Staff[], ink: BinaryImage): StaffS
 
 /** Is there a vertical ink line from the bottom line of `upper` to the top line of `lower`, near their left ends? */
 function joined(upper: Staff, lower: Staff, ink: BinaryImage): boolean {
-  // Staves of one system start together; a staff far to the right is another system (or a coda).
-  if (Math.abs(upper.x0 - lower.x0) > 3 * upper.space) return false;
-  const left = Math.max(0, Math.round(Math.min(upper.x0, lower.x0) - upper.space));
-  const right = Math.min(ink.width - 1, Math.round(Math.max(upper.x0, lower.x0) + upper.space));
+  // Staves of one system start together. One that seems to start far to the right is another system
+  // (a coda) — or, on a photo, a staff whose start a shadow's edge hid: the line, if any, is where
+  // the other one starts.
+  const apart = Math.abs(upper.x0 - lower.x0) > 3 * upper.space;
+  const first = Math.min(upper.x0, lower.x0);
+  const left = Math.max(0, Math.round(first - upper.space));
+  const right = Math.min(ink.width - 1, Math.round((apart ? first : Math.max(upper.x0, lower.x0)) + upper.space));
   for (let x = left; x <= right; x++) {
     const top = Math.round(staffLineY(upper, 4, x));
     const bottom = Math.round(staffLineY(lower, 0, x));
