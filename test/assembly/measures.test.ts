@@ -43,4 +43,15 @@ describe('measures of a system', () => {
     const measures = systemMeasures([0, 1, 2, 3], staves, [barline(2, 200, 450)], [], SPACE);
     expect(measures.bounds).toHaveLength(2);
   });
+
+  it('take a leaning system\'s end barline for its end, not for a last, narrow measure', () => {
+    // The staves start and end further right going down (a photo's perspective); each staff's final
+    // barline stands at its own end, 24 px (two spaces) right of the one above.
+    const tops = [0, 100, 200, 300];
+    const staves = tops.map((top, i) => straightStaff(top, SPACE, 40 + 24 * i, 1000 + 24 * i));
+    const barlines = tops.flatMap((top, i) => [barline(i, top, 500 + 24 * i), barline(i, top, 999 + 24 * i)]);
+    const measures = systemMeasures([0, 1, 2, 3], staves, barlines, [], SPACE);
+    expect(measures.bounds).toHaveLength(3);
+  });
 });
+

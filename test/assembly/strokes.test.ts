@@ -39,4 +39,19 @@ describe('buildStrokes', () => {
     const [stroke] = chords(buildStrokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)], map), SPACE));
     expect(stroke).toMatchObject({ up: true, beams: 1 });
   });
+
+  it('counts two beams on a blurred stack 1.6 spaces deep, and three on one 2 spaces deep', () => {
+    // Level beams ending at an up-stem's tip (x 100, y 88): a stack of `rows` map rows (two pixels each).
+    const beamsFor = (rows: number) => {
+      const width = 120;
+      const map: ClassMap = { width, height: 100, data: new Uint8Array(width * 100), confidence: new Uint8Array(width * 100) };
+      for (let x = 35; x <= 65; x++) for (let y = 44 - rows; y < 44; y++) map.data[y * width + x] = CLASS_INDEX.beam;
+      return chords(buildStrokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)], map), SPACE))[0]?.beams;
+    };
+    expect(beamsFor(4)).toBe(1); // 8 px: one beam
+    expect(beamsFor(8)).toBe(2); // 16 px: two beams
+    expect(beamsFor(10)).toBe(2); // 20 px, 1.67 spaces: two beams widened by blur
+    expect(beamsFor(12)).toBe(3); // 24 px, 2 spaces: three beams
+  });
 });
+

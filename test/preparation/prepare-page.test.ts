@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { binarize, inkThreshold, otsuThreshold } from '../../src/preparation/binarize.js';
-import { estimateSkew } from '../../src/preparation/deskew.js';
+import { estimateShear, estimateSkew } from '../../src/preparation/deskew.js';
 import { flattenBackground } from '../../src/preparation/normalize.js';
-import { CANONICAL_STAFF_SPACE, preparePage, toSourcePoint } from '../../src/preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, preparePage, toPreparedPoint, toSourcePoint, type PageTransform } from '../../src/preparation/prepare-page.js';
 import { measureStaffMetrics } from '../../src/preparation/staff-metrics.js';
 import { degradeScan } from '../../training/data/degrade.js';
 import { blankPage, drawLines, fillRect } from '../support/draw.js';
@@ -65,5 +65,49 @@ describe('page preparation', () => {
     expect(prepared.transform.scale).toBeCloseTo(CANONICAL_STAFF_SPACE / 20, 2);
     const [, y] = toSourcePoint(prepared.transform, 300, tops[0]! * prepared.transform.scale);
     expect(y).toBeCloseTo(tops[0]!, 0);
+  });
+
+  /** The staff page with barlines and stems leaning by `shear` (dx per dy), as a photo taken at an angle shows them. */
+  function leaningPage(shear: number) {
+    const { page, tops } = staffPage(14, 2);
+    for (const top of tops) {
+      for (let x = 150; x < 1100; x += 45) {
+        // Barlines through the staff every few strokes, stems of three and a half spaces between them.
+        const [y0, y1] = x % 180 === 150 % 180 ? [top, top + 56] : [top + 10, top + 59];
+        for (let y = y0; y <= y1; y++) fillRect(page, Math.round(x + shear * (y - 800)), y, 2, 1);
+      }
+    }
+    return page;
+  }
+
+  it('measures the lean of upright strokes, and finds none on an upright page', () => {
+    for (const shear of [-0.18, 0.07, 0.2]) {
+      const ink = binarize(leaningPage(shear));
+      expect(Math.abs(estimateShear(ink, 0, 2, 14) - shear)).toBeLessThan(0.01);
+    }
+    expect(Math.abs(estimateShear(binarize(leaningPage(0)), 0, 2, 14))).toBeLessThan(0.005);
+  });
+
+  it('shears a leaning page upright and keeps an upright one unsheared', () => {
+    const leaning = preparePage(leaningPage(0.15));
+    expect(leaning.transform.shear).toBeCloseTo(0.15, 1);
+    expect(preparePage(leaningPage(0)).transform.shear).toBeUndefined();
+    // The prepared page's first barline stands upright: ink in one column from the staff's top line to its bottom.
+    const { tops } = staffPage(14, 2);
+    const [x, top] = toPreparedPoint(leaning.transform, 150 + 0.15 * (tops[2]! - 800) + 1, tops[2]!);
+    const [, bottom] = toPreparedPoint(leaning.transform, 150 + 0.15 * (tops[2]! + 56 - 800) + 1, tops[2]! + 56);
+    let covered = 0;
+    for (let y = Math.round(top); y <= Math.round(bottom); y++) covered += leaning.ink.data[y * leaning.ink.width + Math.round(x)]!;
+    expect(covered / (Math.round(bottom) - Math.round(top) + 1)).toBeGreaterThan(0.9);
+  });
+
+  it('maps points to the prepared page and back through skew, shear and scale', () => {
+    const t: PageTransform = { sourceWidth: 1000, sourceHeight: 1400, scale: 1.3, skew: -6.5, shear: -0.18, width: 1300, height: 1820 };
+    for (const [x, y] of [[0, 0], [500, 700], [999, 30], [123, 1399]] as const) {
+      const [px, py] = toPreparedPoint(t, x, y);
+      const [sx, sy] = toSourcePoint(t, px, py);
+      expect(sx).toBeCloseTo(x, 6);
+      expect(sy).toBeCloseTo(y, 6);
+    }
   });
 });

@@ -57,6 +57,20 @@ describe('staff detection', () => {
     expect(groupSystems(staves, prepared.ink).map((s) => s.staves)).toEqual([[0, 1], [2], [3]]);
   });
 
+  it('keeps a staff in its system when a shadow hid its start, and a coda staff out of the one above', () => {
+    const page = blankPage(1400, 2000);
+    // The second staff's lines show only from x = 300 (a shadow's edge on a photo); the system's line joins it at 100.
+    drawLines(page, 200, 5, 16, 2, 100, 1300);
+    drawLines(page, 360, 5, 16, 2, 300, 1300);
+    fillRect(page, 99, 200, 3, 360 + 64 - 200);
+    // A coda staff that starts far right, with nothing joining it to the staff above.
+    drawLines(page, 700, 5, 16, 2, 100, 1300);
+    drawLines(page, 860, 5, 16, 2, 500, 1300);
+    const { prepared, staves } = detect(page);
+    expect(staves.length).toBe(4);
+    expect(groupSystems(staves, prepared.ink).map((s) => s.staves)).toEqual([[0, 1], [2], [3]]);
+  });
+
   it('finds a staff whose inner line a scan streak thickened, and adds no staff for a thick band beside one', () => {
     const page = blankPage(1400, 1200);
     for (const top of [200, 500, 800]) drawLines(page, top, 5, 12, 2, 100, 1300);

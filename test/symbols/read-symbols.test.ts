@@ -51,4 +51,17 @@ describe('readSymbols', () => {
     const { braces } = readSymbols(map, [staff], SPACE);
     expect(braces.map((b) => [b.y0, b.y1])).toEqual([[20, 162], [200, 282]]);
   });
+
+  it('reads a grand staff barline the model called a stem on the staves and a barline in the gap', () => {
+    // Two staves (tops 20 and 200 on the page); the line runs from the upper top line to the lower bottom line.
+    const upper = straightStaff(20, SPACE, 0, 400);
+    const lower = straightStaff(200, SPACE, 0, 400);
+    const map = mapWithStem([{ x: 50, y0: 10, y1: 40 }, { x: 50, y0: 95, y1: 124 }, { x: 150, y0: 10, y1: 124 }]);
+    for (let y = 41; y < 95; y++) map.data[y * map.width + 50] = CLASS_INDEX.barline;
+    const { barlines, stems } = readSymbols(map, [upper, lower], SPACE);
+    expect(barlines.map((b) => [b.x0, b.staves])).toEqual([[100, [0, 1]]]);
+    // The stem-labelled stretches of the barline are no stems; a long stem with no barline in it stays one.
+    expect(stems.map((s) => s.x0)).toEqual([300]);
+  });
 });
+
