@@ -190,7 +190,9 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     return Array.from({ length: n }, (_, k) => ({ ...p, x: c.x0 + ((k + 0.5) * w) / n, y: (c.y0 + c.y1) / 2 }));
   }, 1).flat();
   const accidentals = placed(['sharp', 'flat', 'natural', 'doubleSharp', 'doubleFlat'], (c, p) => {
-    const kind = ACCIDENTAL_KIND[nameOf(c.cls)]!;
+    let kind = ACCIDENTAL_KIND[nameOf(c.cls)]!;
+    // A double flat is two flats wide; on a blurred small staff the model calls a single flat one.
+    if (kind === 'flat-flat' && c.x1 - c.x0 < space * 1.4) kind = 'flat';
     // A sharp or a natural stands near three spaces tall; a shorter one is a bracket of a cautionary
     // accidental, "(♭)", or a speck.
     if ((kind === 'natural' || kind === 'sharp') && c.y1 - c.y0 < space * 2) return undefined;

@@ -63,5 +63,13 @@ describe('readSymbols', () => {
     // The stem-labelled stretches of the barline are no stems; a long stem with no barline in it stays one.
     expect(stems.map((s) => s.x0)).toEqual([300]);
   });
+
+  it('reads a double flat no wider than a flat as a flat, and a wide one as a double flat', () => {
+    const map = mapWithStem([]);
+    // Map pixels are two page pixels: 6 map columns are one space, 10 are 1.7 spaces; both three spaces tall.
+    for (const [x0, w] of [[40, 6], [120, 10]] as const) for (let y = 50; y < 68; y++) for (let x = x0; x < x0 + w; x++) map.data[y * map.width + x] = CLASS_INDEX.doubleFlat;
+    const { accidentals } = readSymbols(map, [staff], SPACE);
+    expect(accidentals.map((a) => [a.x0, a.kind])).toEqual([[80, 'flat'], [240, 'flat-flat']]);
+  });
 });
 
