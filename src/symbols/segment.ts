@@ -42,6 +42,7 @@ export async function segmentSymbols(page: GrayImage, staves: readonly Staff[]):
   const width2 = Math.ceil(page.width / 2);
   const height2 = Math.ceil(page.height / 2);
   const map: ClassMap = { width: width2, height: height2, data: new Uint8Array(width2 * height2), confidence: new Uint8Array(width2 * height2) };
+  const columns = staffColumns(page, staves);
   for (const [bandTop, bandBottom] of staffBands(page, staves)) {
     // Windows of bounded height keep the WebAssembly heap small (it never shrinks once grown); each
     // sees some context above and below, and only its own rows are kept.
@@ -49,7 +50,7 @@ export async function segmentSymbols(page: GrayImage, staves: readonly Staff[]):
       const bottom = Math.min(bandBottom, top + WINDOW_ROWS);
       const y0 = Math.max(0, top - WINDOW_CONTEXT);
       const height = Math.ceil((Math.min(page.height, bottom + WINDOW_CONTEXT) - y0) / MULTIPLE) * MULTIPLE;
-      await segmentWindow(model, page, map, y0, height, top, bottom);
+      await segmentWindow(model, page, map, columns, y0, height, top, bottom);
     }
   }
   return map;
@@ -59,13 +60,17 @@ export async function segmentSymbols(page: GrayImage, staves: readonly Staff[]):
 const WINDOW_ROWS = 256;
 const WINDOW_CONTEXT = 32;
 
-/** Runs the model on page rows [y0, y0 + height) and writes its classes for rows [keepTop, keepBottom) into the map. */
-async function segmentWindow(model: OnnxModel, page: GrayImage, map: ClassMap, y0: number, height: number, keepTop: number, keepBottom: number): Promise<void> {
-  const width = Math.ceil(page.width / MULTIPLE) * MULTIPLE;
+/**
+ * Runs the model on page rows [y0, y0 + height) within the staves' columns and writes its classes
+ * for rows [keepTop, keepBottom) into the map.
+ */
+async function segmentWindow(model: OnnxModel, page: GrayImage, map: ClassMap, columns: [number, number], y0: number, height: number, keepTop: number, keepBottom: number): Promise<void> {
+  const [left, right] = columns;
+  const width = Math.ceil((right - left) / MULTIPLE) * MULTIPLE;
   const input = new Float32Array(width * height).fill(1);
   for (let y = 0; y < height && y0 + y < page.height; y++) {
     const row = (y0 + y) * page.width;
-    for (let x = 0; x < page.width; x++) input[y * width + x] = page.data[row + x]! / 255;
+    for (let x = left; x < right; x++) input[y * width + x - left] = page.data[row + x]! / 255;
   }
   const output = await model.run({ image: new ort.Tensor('float32', input, [1, 1, height, width]) });
   const logits = output.logits!.data as Float32Array;
@@ -74,7 +79,7 @@ async function segmentWindow(model: OnnxModel, page: GrayImage, map: ClassMap, y
   for (let y = Math.max(0, (keepTop - y0) >> 1); y < Math.min(h2, (keepBottom - y0 + 1) >> 1); y++) {
     const my = (y0 >> 1) + y;
     if (my >= map.height) break;
-    for (let x = 0; x < Math.min(w2, map.width); x++) {
+    for (let x = 0; x < Math.min(w2, map.width - (left >> 1)); x++) {
       let best = 0;
       let bestValue = logits[y * w2 + x]!;
       let second = -Infinity;
@@ -86,11 +91,23 @@ async function segmentWindow(model: OnnxModel, page: GrayImage, map: ClassMap, y
           best = c;
         } else if (v > second) second = v;
       }
-      const i = my * map.width + x;
+      const i = my * map.width + (left >> 1) + x;
       map.data[i] = best;
       map.confidence[i] = Math.round(255 / (1 + Math.exp(second - bestValue)));
     }
   }
+}
+
+/**
+ * The columns [left, right) that hold the staves (on the model's pooling grid), with room on the left for braces,
+ * brackets and a clef sticking out, and on the right for a final barline: the margins beyond, and on
+ * a photo the table around the page, are not worth the model's time.
+ */
+function staffColumns(page: GrayImage, staves: readonly Staff[]): [number, number] {
+  const space = Math.max(...staves.map((s) => s.space));
+  const left = Math.max(0, Math.floor((Math.min(...staves.map((s) => s.x0)) - 6 * space) / MULTIPLE) * MULTIPLE);
+  const right = Math.min(page.width, Math.ceil(Math.max(...staves.map((s) => s.x1)) + 3 * space));
+  return right > left ? [left, right] : [0, page.width];
 }
 
 /** Vertical bands (even-aligned, merged where they overlap) covering every staff and its surroundings. */
