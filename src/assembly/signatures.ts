@@ -101,8 +101,9 @@ function asClefChange(c: ClefSymbol, staff: Staff, space: number): ClefSymbol {
   const x = (c.x0 + c.x1) / 2;
   const top = staffPosition(staff, x, c.y0);
   const bottom = staffPosition(staff, x, c.y1);
-  if (c.y1 - c.y0 >= 4.5 * space && top < 0.5 && bottom > 8) return { ...c, kind: 'G' };
-  if (top > -1 && top < 1 && bottom > 4.5 && bottom < 7 && c.balance < 0.47) return { ...c, kind: 'F' };
+  // (The model may leave out the tip of a small G clef: it need only reach within the top space.)
+  if (c.y1 - c.y0 >= 4.5 * space && top < 1.5 && bottom > 8) return { ...c, kind: 'G' };
+  if (top > -1 && top < 1 && bottom > 4.5 && bottom < 7 && c.balance < 0.5) return { ...c, kind: 'F' };
   return c;
 }
 

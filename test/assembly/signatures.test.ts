@@ -59,6 +59,15 @@ describe('staffSignatures', () => {
     expect(staffSignatures(0, staff, symbols, [], SPACE, ink).clefs.map((c) => c.value)).toEqual([{ sign: 'G', line: 2 }, { sign: 'G', line: 2 }]);
   });
 
+  it('reads small clef changes the model called "other" by their shape: a G clef cut off at the top, a flattish F clef', () => {
+    const symbols = page([]);
+    // A G clef change whose tip the model left out (from just inside the top space to below the staff) …
+    symbols.clefs.push({ x0: 300, x1: 322, y0: at(1.3), y1: at(10.3), staff: 0, confidence: 0.8, kind: 'other', balance: 0.49 });
+    // … and an F clef change hanging from the top line, only a little top-heavy.
+    symbols.clefs.push({ x0: 500, x1: 522, y0: at(-0.5), y1: at(5.5), staff: 0, confidence: 0.9, kind: 'other', balance: 0.48 });
+    expect(staffSignatures(0, staff, symbols, [], SPACE).clefs.map((c) => c.value)).toEqual([{ sign: 'G', line: 2 }, { sign: 'G', line: 2 }, { sign: 'F', line: 4 }]);
+  });
+
   it('takes no clef from a brace left of where the staff begins, and keeps the clef after it', () => {
     const braced = straightStaff(TOP, SPACE, 30, 1000);
     const symbols = page([]);
