@@ -500,7 +500,7 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
       const used = new Set<number>();
       for (let n = 0; n < count; n++) {
         const y = count === 1 ? (top + bottom) / 2 : top + space / 2 + (n * (tall - space)) / (count - 1);
-        const position = Math.round(staffPosition(staff, x, y));
+        const position = ledgerPosition(staffPosition(staff, x, y), map, cx0, cx1, y, space);
         if (used.has(position)) continue;
         used.add(position);
         heads.push({ ...p, x0: cx0, x1: cx1, y0: y - space / 2, y1: y + space / 2, kind, x, y, position, small: cx1 - cx0 < unit * 0.8 });
@@ -508,6 +508,28 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
     }
   }
   return heads;
+}
+
+/**
+ * A head's staff position, rounded. Beyond the staff a small blurred head
+ * may sit between a line's position and a space's; a ledger line through
+ * its middle says it is on a line.
+ */
+function ledgerPosition(raw: number, map: ClassMap, x0: number, x1: number, y: number, space: number): number {
+  const position = Math.round(raw);
+  if ((raw > -0.5 && raw < 8.5) || Math.abs(position % 2) === 0) return position;
+  const ledger = CLASS_INDEX.ledgerLine;
+  let count = 0;
+  for (let my = Math.floor((y - space * 0.25) / MAP_SCALE); my <= Math.floor((y + space * 0.25) / MAP_SCALE); my++) {
+    if (my < 0 || my >= map.height) continue;
+    for (let mx = Math.max(0, Math.floor((x0 - space * 0.6) / MAP_SCALE)); mx <= Math.min(map.width - 1, Math.floor((x1 + space * 0.6) / MAP_SCALE)); mx++) {
+      if (map.data[my * map.width + mx] === ledger) count++;
+    }
+  }
+  // A line clearly through the middle, and a head well off its space's centre.
+  if (count < 8 || Math.abs(raw - position) < 0.25) return position;
+  // The nearer line position.
+  return raw > position ? position + 1 : position - 1;
 }
 
 /**

@@ -71,5 +71,20 @@ describe('readSymbols', () => {
     const { accidentals } = readSymbols(map, [staff], SPACE);
     expect(accidentals.map((a) => [a.x0, a.kind])).toEqual([[80, 'flat'], [240, 'flat-flat']]);
   });
+
+  it('puts a blurred head below the staff on the ledger line running through its middle', () => {
+    // The staff's top line at y 100, so the first ledger line below is at 160 (position 10). A head
+    // centred at 156 (position 9.3, nearer the space above) with that ledger line running through it …
+    const map = mapWithStem([]);
+    const paint = (cls: number, x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) map.data[y * map.width + x] = cls;
+    };
+    paint(CLASS_INDEX.ledgerLine, 94, 114, 79, 81);
+    paint(CLASS_INDEX.noteheadBlack, 100, 108, 75, 81);
+    // … and the same head with no ledger line, which stays in the space.
+    paint(CLASS_INDEX.noteheadBlack, 150, 158, 75, 81);
+    const { heads } = readSymbols(map, [staff], SPACE);
+    expect(heads.map((h) => [h.x0, h.position])).toEqual([[200, 10], [300, 9]]);
+  });
 });
 
