@@ -33,11 +33,16 @@ export function systemMeasures(
   const members = new Set(staffIndices);
   const candidates = barlines.filter((b) => b.staves.some((s) => members.has(s)));
   // Barlines the model missed on a staff show in its pixels; pooled below like the model's own.
+  const fromPixels = new Set<BarlineSymbol>();
   if (ink) {
     staffIndices.forEach((s, k) => {
       const seen = candidates.filter((b) => b.staves.includes(s)).map((b) => b.x);
       const edges = { top: k === 0, bottom: k === staffIndices.length - 1 };
-      candidates.push(...barlinesInPixels(ink, staves[s]!, s, space, edges).filter((b) => seen.every((x) => Math.abs(x - b.x) > space)));
+      for (const line of barlinesInPixels(ink, staves[s]!, s, space, edges)) {
+        if (seen.some((x) => Math.abs(x - line.x) <= space)) continue;
+        candidates.push(line);
+        fromPixels.add(line);
+      }
     });
   }
   candidates.sort((a, b) => a.x - b.x);
@@ -79,7 +84,10 @@ export function systemMeasures(
     const lineX = (s: number) => c.x + slope * (staffLineY(staves[s]!, 2, c.x) - c.y);
     return c.staves.size + staffIndices.filter((s) => !c.staves.has(s) && lineAcross(ink, staves[s]!, lineX(s), slope, space)).length;
   };
-  const kept = clusters.filter((c) => crossed(c) >= needed);
+  // A line only the pixels show, on one staff of several, is more likely a chord's stem spanning that
+  // staff than a barline the model missed: it must cross two staves.
+  const pixelsOnly = (c: (typeof clusters)[number]) => c.lines.every((l) => fromPixels.has(l));
+  const kept = clusters.filter((c) => crossed(c) >= (pixelsOnly(c) ? Math.max(needed, Math.min(2, staffIndices.length)) : needed));
 
   // Strokes less than a space and a half apart are one barline (double, final, repeat).
   const groups: BarlineSymbol[][] = [];

@@ -53,5 +53,17 @@ describe('measures of a system', () => {
     const measures = systemMeasures([0, 1, 2, 3], staves, barlines, [], SPACE);
     expect(measures.bounds).toHaveLength(3);
   });
+
+  it('take a line only the pixels show as a barline where it crosses both staves of a grand staff, not one', () => {
+    const staves = [20, 120].map(staff);
+    const ink = { width: 1000, height: 300, data: new Uint8Array(1000 * 300) };
+    const line = (x: number, y0: number, y1: number) => {
+      for (let y = y0; y <= y1; y++) ink.data[y * 1000 + x] = ink.data[y * 1000 + x + 1] = 1;
+    };
+    line(500, 20, 68); // across the upper staff only: a chord's stem spanning it
+    line(700, 20, 168); // through both staves: a barline the model missed
+    const measures = systemMeasures([0, 1], staves, [], [], SPACE, ink);
+    expect(measures.bounds.map(Math.round)).toEqual([0, 701, 1000]);
+  });
 });
 
