@@ -4,12 +4,8 @@
  * The result joins the other pages' in build-score.
  */
 import type { Raster } from '../image/raster.js';
-import { OmrError } from '../errors.js';
-import type { GrayImage } from '../image/gray.js';
-import type { BinaryImage } from '../preparation/binarize.js';
-import { faintLineInk } from '../preparation/faint-lines.js';
 import { CANONICAL_STAFF_SPACE, preparePage } from '../preparation/prepare-page.js';
-import { detectStaves, type Staff } from '../staves/detect-staves.js';
+import { findStaves } from '../staves/find-staves.js';
 import { groupSystems } from '../staves/systems.js';
 import { readSymbols } from '../symbols/read-symbols.js';
 import { segmentSymbols } from '../symbols/segment.js';
@@ -31,7 +27,7 @@ export interface PageTextSink {
 export async function recognizePage(raster: Raster, page: number, onStage?: (stage: PageStage) => void, text?: PageTextSink): Promise<SystemReading[]> {
   const prepared = preparePage(raster);
   onStage?.('prepared');
-  const staves = findStaves(prepared.ink, prepared.gray);
+  const staves = findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE);
   const systems = groupSystems(staves, prepared.ink);
   onStage?.('staves');
   const map = await segmentSymbols(prepared.gray, staves);
@@ -49,15 +45,4 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);
   onStage?.('assembled');
   return readings;
-}
-
-/** Staves on the page's ink; where its lines were too faint to survive binarisation, on the smoothed page's. */
-function findStaves(ink: BinaryImage, gray: GrayImage): Staff[] {
-  const options = { staffSpace: CANONICAL_STAFF_SPACE };
-  try {
-    return detectStaves(ink, options);
-  } catch (err) {
-    if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;
-    return detectStaves(faintLineInk(gray, CANONICAL_STAFF_SPACE), options);
-  }
 }

@@ -29,6 +29,11 @@ export interface Staff {
 export interface StaffDetectionOptions {
   /** Expected staff space in pixels (the prepared page's canonical size). */
   staffSpace: number;
+  /**
+   * Most rows a staff line may fill (default {@link PLAIN_LINE_ROWS}); the smoothed ink of a blurred
+   * page (faint-lines.ts) draws its lines thicker.
+   */
+  lineRows?: number;
 }
 
 /** Strip width in staff spaces: wide enough that lines dominate a row, narrow enough to follow curl. */
@@ -62,7 +67,7 @@ export function detectStaves(ink: BinaryImage, options: StaffDetectionOptions): 
       for (let x = xa, i = y * width + xa; x < xb; x++, i++) n += data[i]! | data[i + up]! | data[i + down]!;
       rows[y] = n / (xb - xa);
     }
-    const lines = lineCandidates(rows, LINE_FILL);
+    const lines = lineCandidates(rows, LINE_FILL, options.lineRows ?? PLAIN_LINE_ROWS);
     const { staves, sixLine } = groupLines(lines, space);
     segmentsByStrip.push(staves.map((ys) => ({ strip: s, ys })));
     staffVotes += staves.length;
@@ -91,7 +96,7 @@ const PLAIN_LINE_ROWS = 6;
  * a scan darkened (see groupLines). Thicker bands (a beam run along the
  * strip, a filled box) are neither.
  */
-function lineCandidates(rows: Float32Array, fill: number): { lines: number[]; thick: number[] } {
+function lineCandidates(rows: Float32Array, fill: number, lineRows: number): { lines: number[]; thick: number[] } {
   const lines: number[] = [];
   const thick: number[] = [];
   let y = 0;
@@ -108,8 +113,8 @@ function lineCandidates(rows: Float32Array, fill: number): { lines: number[]; th
       weight += rows[y]!;
       y++;
     }
-    if (y - start <= PLAIN_LINE_ROWS) lines.push(sum / weight);
-    else if (y - start === PLAIN_LINE_ROWS + 1) thick.push(sum / weight);
+    if (y - start <= lineRows) lines.push(sum / weight);
+    else if (y - start === lineRows + 1) thick.push(sum / weight);
   }
   return { lines, thick };
 }

@@ -1,0 +1,49 @@
+/**
+ * The staves of a prepared page: those its ink shows, and those only a
+ * smoothed binarisation shows (faint-lines.ts) — the staff lines of a blurred
+ * or low-resolution photo fall apart into dashes at the page's threshold,
+ * some staves of the page or all of them.
+ */
+import { OmrError } from '../errors.js';
+import type { GrayImage } from '../image/gray.js';
+import type { BinaryImage } from '../preparation/binarize.js';
+import { faintLineInk } from '../preparation/faint-lines.js';
+import { detectStaves, type Staff } from './detect-staves.js';
+
+/**
+ * Rows a staff line may fill on the smoothed ink: a blurred line binarised at the smoothed page's
+ * threshold stands thicker than on the page's own ink.
+ */
+const FAINT_LINE_ROWS = 8;
+
+/**
+ * A staff only the smoothed ink shows must run about as long as the page's others: one traced only
+ * part of the way (lines bending away on a curled page) would lose its clef and key.
+ */
+const FAINT_MIN_LENGTH = 0.9;
+
+export function findStaves(ink: BinaryImage, gray: GrayImage, staffSpace: number): Staff[] {
+  const options = { staffSpace };
+  const faint = () => detectStaves(faintLineInk(gray, staffSpace), { ...options, lineRows: FAINT_LINE_ROWS });
+  let found: Staff[];
+  try {
+    found = detectStaves(ink, options);
+  } catch (err) {
+    if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;
+    return faint();
+  }
+  let more: Staff[];
+  try {
+    more = faint();
+  } catch {
+    return found;
+  }
+  const length = (s: Staff) => s.x1 - s.x0;
+  const usual = found.map(length).sort((a, b) => a - b)[found.length >> 1]!;
+  const top = (s: Staff) => Math.min(...s.lines[0]!);
+  const bottom = (s: Staff) => Math.max(...s.lines[4]!);
+  // Clear of every staff already found by two spaces: the same staff traced again is not another.
+  const apart = (a: Staff, b: Staff) => bottom(a) + 2 * staffSpace < top(b) || bottom(b) + 2 * staffSpace < top(a);
+  const added = more.filter((f) => length(f) >= usual * FAINT_MIN_LENGTH && found.every((s) => apart(s, f)));
+  return [...found, ...added].sort((a, b) => a.lines[0]![0]! - b.lines[0]![0]!);
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { GrayImage } from '../../src/image/gray.js';
+import { binarize, inkThreshold } from '../../src/preparation/binarize.js';
+import { findStaves } from '../../src/staves/find-staves.js';
+import { staffLineY } from '../../src/staves/detect-staves.js';
+import { createRng } from '../../training/data/prng.js';
+
+const SPACE = 12;
+
+/**
+ * A prepared page (staff space 12 px) on grainy gray paper: staves of solid dark lines at `crisp`
+ * tops, staves whose light lines are broken into dots at `faint` tops, each from x0 to x1.
+ */
+function page(crisp: number[], faint: { top: number; x0?: number; x1?: number }[], seed = 7): GrayImage {
+  const rng = createRng(seed);
+  const width = 900;
+  const height = 900;
+  const data = new Uint8Array(width * height);
+  for (let i = 0; i < data.length; i++) data[i] = 205 + Math.round(rng.next() * 50 - 25);
+  for (const top of crisp) for (let l = 0; l < 5; l++) for (let x = 60; x < 840; x++) data[(top + l * SPACE) * width + x] = 30;
+  for (const { top, x0 = 60, x1 = 840 } of faint) {
+    for (let l = 0; l < 5; l++) for (let x = x0; x < x1; x++) if (rng.next() < 0.7) data[(top + l * SPACE) * width + x] = 130;
+  }
+  return { width, height, data };
+}
+
+const tops = (g: GrayImage) => findStaves(binarize(g, inkThreshold(g)), g, SPACE).map((s) => Math.round(staffLineY(s, 0, 450)));
+
+describe('findStaves', () => {
+  it('adds the staves whose lines only the smoothed page shows to those the page shows', () => {
+    expect(tops(page([80, 420, 740], [{ top: 250 }, { top: 580 }]))).toEqual([80, 250, 420, 580, 740]);
+  });
+
+  it('adds no staff only the smoothed page shows that runs well short of the others', () => {
+    expect(tops(page([80, 420, 740], [{ top: 250, x0: 300 }]))).toEqual([80, 420, 740]);
+  });
+
+  it('finds the staves of a page whose lines are all faint', () => {
+    expect(tops(page([], [{ top: 80 }, { top: 300 }]))).toEqual([80, 300]);
+  });
+});
