@@ -178,7 +178,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => {
     const kind = REST_KIND[nameOf(c.cls)]!;
     return (MIN_REST_HEIGHT[kind] ?? 0) * space > c.y1 - c.y0 ? undefined : { ...p, kind };
-  }, 4);
+  }, 4).filter((r) => !heads.some((h) => h.staff === r.staff && overlapShare(r, h) > 0.5));
   // Two dots of a double-dotted note can merge at class-map resolution: a wide, flat blob is split.
   const dots = placed(['augmentationDot'], (c, p) => {
     const w = c.x1 - c.x0;
@@ -508,6 +508,17 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
     }
   }
   return heads;
+}
+
+/**
+ * Share of `a`'s box that `b`'s covers. A rest never stands on a notehead: a blurred whole note's
+ * edge the model calls a whole rest is part of the head.
+ */
+function overlapShare(a: Box, b: Box): number {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  const area = (a.x1 - a.x0) * (a.y1 - a.y0);
+  return w > 0 && h > 0 && area > 0 ? (w * h) / area : 0;
 }
 
 /**

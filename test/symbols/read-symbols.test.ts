@@ -86,5 +86,20 @@ describe('readSymbols', () => {
     const { heads } = readSymbols(map, [staff], SPACE);
     expect(heads.map((h) => [h.x0, h.position])).toEqual([[200, 10], [300, 9]]);
   });
+
+  it('takes no rest from the edge of a whole note the model called a whole rest', () => {
+    const map = mapWithStem([]);
+    const paint = (cls: number, x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) map.data[y * map.width + x] = cls;
+    };
+    // A whole note in the top space (page y 106–118) whose lower edge reads as a whole rest …
+    paint(CLASS_INDEX.noteheadWhole, 100, 109, 53, 57);
+    paint(CLASS_INDEX.restWhole, 101, 107, 56, 58);
+    // … and a whole rest of its own further on.
+    paint(CLASS_INDEX.restWhole, 150, 156, 53, 55);
+    const { heads, rests } = readSymbols(map, [staff], SPACE);
+    expect(heads).toHaveLength(1);
+    expect(rests.map((r) => r.x0)).toEqual([300]);
+  });
 });
 
