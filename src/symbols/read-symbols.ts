@@ -159,9 +159,9 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   const headComponents = placed(['noteheadBlack', 'noteheadHalf', 'noteheadWhole'], (c, p) => ({ c, p }), 6);
   const headWidth = nominalHeadWidth(headComponents.map((h) => h.c), space);
-  const heads = headComponents
+  const heads = joinWholeHalves(headComponents
     .filter(({ c }) => solid(c, space))
-    .flatMap(({ c, p }) => splitHeads(c, p, staves[p.staff]!, map, space, headWidth))
+    .flatMap(({ c, p }) => splitHeads(c, p, staves[p.staff]!, map, space, headWidth)), headWidth)
     .filter((h) => onLedgers(h, map, space) && !amidText(h, map, space))
     // The model sometimes calls the bowl of a common-time C a whole note: no head stands inside a time
     // signature (a glyph of its size: a speck called a digit may be a piece of the head).
@@ -178,7 +178,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => {
     const kind = REST_KIND[nameOf(c.cls)]!;
     return (MIN_REST_HEIGHT[kind] ?? 0) * space > c.y1 - c.y0 ? undefined : { ...p, kind };
-  }, 4).filter((r) => !heads.some((h) => h.staff === r.staff && overlapShare(r, h) > 0.5));
+  }, 4).filter((r) => !heads.some((h) => h.staff === r.staff && overlapShare(r, h) > 0.25));
   // Two dots of a double-dotted note can merge at class-map resolution: a wide, flat blob is split.
   const dots = placed(['augmentationDot'], (c, p) => {
     const w = c.x1 - c.x0;
@@ -508,6 +508,29 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
     }
   }
   return heads;
+}
+
+/**
+ * Two whole notes at one staff position less than a head's width apart are
+ * one whole note whose middle the model called something else (a blurred
+ * hollow head reads as a whole rest in its middle): joined, it is one head.
+ */
+function joinWholeHalves(heads: Head[], headWidth: number): Head[] {
+  const sorted = [...heads].sort((a, b) => a.x - b.x);
+  const out: Head[] = [];
+  for (const h of sorted) {
+    let prev: Head | undefined;
+    for (let k = out.length - 1; k >= 0 && !prev; k--) {
+      const o = out[k]!;
+      if (o.staff === h.staff && o.position === h.position && o.kind === 'whole' && h.kind === 'whole') prev = o;
+    }
+    if (prev && h.x - prev.x < headWidth) {
+      const joined: Head = { ...prev, x0: Math.min(prev.x0, h.x0), x1: Math.max(prev.x1, h.x1), confidence: Math.min(prev.confidence, h.confidence) };
+      joined.x = (joined.x0 + joined.x1) / 2;
+      out[out.indexOf(prev)] = joined;
+    } else out.push(h);
+  }
+  return out;
 }
 
 /**

@@ -101,5 +101,18 @@ describe('readSymbols', () => {
     expect(heads).toHaveLength(1);
     expect(rests.map((r) => r.x0)).toEqual([300]);
   });
+
+  it('joins the two halves of a whole note whose middle the model called a rest into one head', () => {
+    const map = mapWithStem([]);
+    const paint = (cls: number, x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) map.data[y * map.width + x] = cls;
+    };
+    paint(CLASS_INDEX.noteheadWhole, 100, 103, 53, 58);
+    paint(CLASS_INDEX.restWhole, 103, 106, 54, 57);
+    paint(CLASS_INDEX.noteheadWhole, 106, 109, 53, 58);
+    const { heads, rests } = readSymbols(map, [staff], SPACE);
+    expect(heads.map((h) => [h.x0, h.x1, h.kind])).toEqual([[200, 218, 'whole']]);
+    expect(rests).toEqual([]);
+  });
 });
 
