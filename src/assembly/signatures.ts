@@ -163,11 +163,21 @@ function plausibleTime(glyphs: readonly TimeGlyph[], staff: Staff): boolean {
  * An opening key signature holds no naturals (a change's naturals stand at
  * the end of the system before): a natural right after the first clef is a
  * small flat or sharp misread, on a poor scan of tiny staves. It becomes
- * whichever of the two puts the run in key-signature order.
+ * whichever of the two puts the run in key-signature order. Likewise a run
+ * of sharps out of key order that is in order as flats is flats, and the
+ * reverse.
  */
 function misreadNaturals(run: AccidentalSymbol[], clef: Clef, staff: Staff, space: number): AccidentalSymbol[] {
-  if (run[0]?.kind !== 'natural') return run;
   const as = (kind: 'flat' | 'sharp') => run.map((a) => ({ ...a, kind, position: accidentalPosition(staff, a, kind, space) }));
+  const first = run[0]?.kind;
+  if (first === 'sharp' || first === 'flat') {
+    // A blurred flat the model called a sharp (or the reverse) stands where no key puts its kind
+    // but exactly where a key of the other kind would.
+    if (inKeyOrder(run, clef).length === run.length) return run;
+    const other = as(first === 'sharp' ? 'flat' : 'sharp');
+    return inKeyOrder(other, clef).length === run.length ? other : run;
+  }
+  if (first !== 'natural') return run;
   const flats = inKeyOrder(as('flat'), clef);
   const sharps = inKeyOrder(as('sharp'), clef);
   const best = flats.length >= sharps.length ? flats : sharps;

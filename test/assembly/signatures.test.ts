@@ -39,6 +39,15 @@ describe('staffSignatures', () => {
     expect(s.keys).toEqual([{ x: 46, value: -2 }]);
   });
 
+  it('takes an opening key sharp standing where no sharp of a key stands, but the first flat does, for a flat', () => {
+    // A blurred flat on the middle line (B♭ in the treble clef) whose bowl the model called a sharp.
+    const s = staffSignatures(0, staff, page([{ ...flatShape('sharp', 46, 4), position: 3 }]), [], SPACE);
+    expect(s.keys).toEqual([{ x: 46, value: -1 }]);
+    // A sharp on the top line is the first sharp of a key, F♯, and stays one.
+    const f = staffSignatures(0, staff, page([{ x0: 46, x1: 56, y0: at(0) - SPACE * 1.2, y1: at(0) + SPACE * 1.2, staff: 0, confidence: 0.7, kind: 'sharp', position: 0 }]), [], SPACE);
+    expect(f.keys).toEqual([{ x: 46, value: 1 }]);
+  });
+
   it('takes a natural right after the opening clef for the flat it was misread from (an opening key has no naturals)', () => {
     const misread = flatShape('natural', 46, 4);
     const s = staffSignatures(0, staff, page([misread]), [], SPACE);
