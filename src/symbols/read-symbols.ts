@@ -494,8 +494,9 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
       runStart = r;
       const tall = bottom - top;
       if (tall < space * 0.45) continue; // a sliver of a neighbouring column
-      // A chord of thirds stacks heads one space apart; a tie or slur touching one head adds less than half a space.
-      const count = Math.max(1, Math.round(tall / space - 0.15));
+      // A chord of thirds stacks heads one space apart; a tie or slur touching one head, or a photo's blur,
+      // adds less than three quarters of a space.
+      const count = Math.max(1, Math.round(tall / space - 0.25));
       const x = (cx0 + cx1) / 2;
       const used = new Set<number>();
       for (let n = 0; n < count; n++) {

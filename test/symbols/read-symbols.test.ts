@@ -114,5 +114,16 @@ describe('readSymbols', () => {
     expect(heads.map((h) => [h.x0, h.x1, h.kind])).toEqual([[200, 218, 'whole']]);
     expect(rests).toEqual([]);
   });
+
+  it('reads a head blurred to 1.7 spaces tall as one head, and a stack two spaces tall as a third', () => {
+    const map = mapWithStem([]);
+    const paint = (cls: number, x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) map.data[y * map.width + x] = cls;
+    };
+    paint(CLASS_INDEX.noteheadHalf, 50, 57, 50, 60); // 20 px
+    paint(CLASS_INDEX.noteheadHalf, 150, 157, 50, 62); // 24 px
+    const { heads } = readSymbols(map, [staff], SPACE);
+    expect(heads.map((h) => [h.x0, h.position])).toEqual([[100, 2], [300, 1], [300, 3]]);
+  });
 });
 
