@@ -39,41 +39,62 @@ export function estimateSkew(image: BinaryImage, lineThickness: number): number 
       const r = Math.round(ys[i]! - xs[i]! * t + height / 2);
       if (r >= 0 && r < rows.length) rows[r]!++;
     }
-    let s = 0;
-    for (let r = 0; r < rows.length; r++) s += rows[r]! * rows[r]!;
-    return s;
+    return sumOfSquares(rows);
   };
+  return Math.round(sharpest(sharpness, MAX_SKEW, [0.5, 0.1, 0.02]) * 100) / 100;
+}
+
+/** Σ v²: large when the counts gather in a few bins (sharp peaks), small when they spread. */
+function sumOfSquares(bins: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < bins.length; i++) s += bins[i]! * bins[i]!;
+  return s;
+}
+
+/**
+ * The value in [−span, span] where `score` peaks, coarse to fine: every
+ * `steps[0]` over the whole span, then each finer step within five of it
+ * around the best so far.
+ */
+function sharpest(score: (value: number) => number, span: number, steps: readonly number[]): number {
   let best = 0;
-  for (const stepDeg of [0.5, 0.1, 0.02]) {
-    const span = stepDeg === 0.5 ? MAX_SKEW : stepDeg * 5;
+  steps.forEach((step, k) => {
+    const reach = k === 0 ? span : step * 5;
     let bestScore = -1;
-    let bestAngle = best;
-    for (let a = best - span; a <= best + span + 1e-9; a += stepDeg) {
-      const s = sharpness(a);
+    let bestValue = best;
+    for (let v = best - reach; v <= best + reach + 1e-9; v += step) {
+      const s = score(v);
       if (s > bestScore) {
         bestScore = s;
-        bestAngle = a;
+        bestValue = v;
       }
     }
-    best = bestAngle;
-  }
-  return Math.round(best * 100) / 100;
+    best = bestValue;
+  });
+  return best;
 }
 
 /** Ink pixels whose vertical run is at most `maxRun` long. */
 function thinStrokes(image: BinaryImage, maxRun: number): Uint8Array {
+  return shortRuns(image, maxRun, false);
+}
+
+/** Ink pixels in runs of ink at most `maxRun` long, along rows (`horizontal`) or columns. */
+function shortRuns(image: BinaryImage, maxRun: number, horizontal: boolean): Uint8Array {
   const { width, height, data } = image;
   const out = new Uint8Array(data.length);
-  for (let x = 0; x < width; x++) {
-    let y = 0;
-    while (y < height) {
-      if (!data[y * width + x]) {
-        y++;
+  const [lines, length, step] = horizontal ? [height, width, 1] : [width, height, width];
+  for (let line = 0; line < lines; line++) {
+    const first = horizontal ? line * width : line;
+    let k = 0;
+    while (k < length) {
+      if (!data[first + k * step]) {
+        k++;
         continue;
       }
-      const start = y;
-      while (y < height && data[y * width + x]) y++;
-      if (y - start <= maxRun) for (let yy = start; yy < y; yy++) out[yy * width + x] = 1;
+      const start = k;
+      while (k < length && data[first + k * step]) k++;
+      if (k - start <= maxRun) for (let m = start; m < k; m++) out[first + m * step] = 1;
     }
   }
   return out;
@@ -120,43 +141,15 @@ export function estimateShear(image: BinaryImage, skew: number, lineThickness: n
       const c = Math.round(us[i]! - shear * vs[i]! + offset);
       if (c >= 0 && c < columns.length) columns[c]!++;
     }
-    let s = 0;
-    for (let c = 0; c < columns.length; c++) s += columns[c]! * columns[c]!;
-    return s;
+    return sumOfSquares(columns);
   };
-  let best = 0;
-  for (const step of [0.01, 0.002]) {
-    const span = step === 0.01 ? MAX_SHEAR : step * 5;
-    let bestScore = -1;
-    let bestShear = best;
-    for (let s = best - span; s <= best + span + 1e-9; s += step) {
-      const score = sharpness(s);
-      if (score > bestScore) {
-        bestScore = score;
-        bestShear = s;
-      }
-    }
-    best = bestShear;
-  }
-  return Math.round(best * 1000) / 1000;
+  return Math.round(sharpest(sharpness, MAX_SHEAR, [0.01, 0.002]) * 1000) / 1000;
 }
 
 /** Ink pixels of strokes at most `maxWidth` wide and at least `minHeight` tall: stems, barlines. */
 function uprightStrokes(image: BinaryImage, maxWidth: number, minHeight: number): Uint8Array {
   const { width, height, data } = image;
-  const thin = new Uint8Array(data.length);
-  for (let y = 0; y < height; y++) {
-    let x = 0;
-    while (x < width) {
-      if (!data[y * width + x]) {
-        x++;
-        continue;
-      }
-      const start = x;
-      while (x < width && data[y * width + x]) x++;
-      if (x - start <= maxWidth) thin.fill(1, y * width + start, y * width + x);
-    }
-  }
+  const thin = shortRuns(image, maxWidth, true);
   const out = new Uint8Array(data.length);
   for (let x = 0; x < width; x++) {
     let y = 0;

@@ -15,6 +15,11 @@ function mapWithStem(pieces: { x: number; y0: number; y1: number }[]) {
   return { width, height, data, confidence: new Uint8Array(width * height).fill(255) };
 }
 
+/** Paints class `cls` over map columns [x0, x1) and rows [y0, y1). */
+function paint(map: ReturnType<typeof mapWithStem>, cls: number, x0: number, x1: number, y0: number, y1: number): void {
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) map.data[y * map.width + x] = cls;
+}
+
 describe('readSymbols', () => {
   it('joins a stem cut into pieces by ledger lines whatever their sub-pixel columns', () => {
     // One stem (map rows 55–90) cut twice; the middle piece stands one map pixel to the right.
@@ -38,16 +43,15 @@ describe('readSymbols', () => {
 
   it('joins a brace that fell apart into parts one above the other, and keeps separate braces apart', () => {
     const map = mapWithStem([]);
-    const paint = (x0: number, x1: number, y0: number, y1: number) => {
-      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) map.data[y * map.width + x] = CLASS_INDEX.braceBracket;
-    };
+    // Inclusive bounds, as a brace's parts are measured.
+    const brace = (x0: number, x1: number, y0: number, y1: number) => paint(map, CLASS_INDEX.braceBracket, x0, x1 + 1, y0, y1 + 1);
     // A grand staff's brace broken twice (map rows 10–80, gaps of two spaces less a little) …
-    paint(10, 18, 10, 35);
-    paint(11, 19, 40, 55);
-    paint(9, 17, 60, 80);
+    brace(10, 18, 10, 35);
+    brace(11, 19, 40, 55);
+    brace(9, 17, 60, 80);
     // … and the next one, more than three spaces below; a bracket's bar (narrower than a space) is none.
-    paint(10, 18, 100, 140);
-    paint(60, 63, 10, 80);
+    brace(10, 18, 100, 140);
+    brace(60, 63, 10, 80);
     const { braces } = readSymbols(map, [staff], SPACE);
     expect(braces.map((b) => [b.y0, b.y1])).toEqual([[20, 162], [200, 282]]);
   });
@@ -76,27 +80,21 @@ describe('readSymbols', () => {
     // The staff's top line at y 100, so the first ledger line below is at 160 (position 10). A head
     // centred at 156 (position 9.3, nearer the space above) with that ledger line running through it …
     const map = mapWithStem([]);
-    const paint = (cls: number, x0: number, x1: number, y0: number, y1: number) => {
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) map.data[y * map.width + x] = cls;
-    };
-    paint(CLASS_INDEX.ledgerLine, 94, 114, 79, 81);
-    paint(CLASS_INDEX.noteheadBlack, 100, 108, 75, 81);
+    paint(map, CLASS_INDEX.ledgerLine, 94, 114, 79, 81);
+    paint(map, CLASS_INDEX.noteheadBlack, 100, 108, 75, 81);
     // … and the same head with no ledger line, which stays in the space.
-    paint(CLASS_INDEX.noteheadBlack, 150, 158, 75, 81);
+    paint(map, CLASS_INDEX.noteheadBlack, 150, 158, 75, 81);
     const { heads } = readSymbols(map, [staff], SPACE);
     expect(heads.map((h) => [h.x0, h.position])).toEqual([[200, 10], [300, 9]]);
   });
 
   it('takes no rest from the edge of a whole note the model called a whole rest', () => {
     const map = mapWithStem([]);
-    const paint = (cls: number, x0: number, x1: number, y0: number, y1: number) => {
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) map.data[y * map.width + x] = cls;
-    };
     // A whole note in the top space (page y 106–118) whose lower edge reads as a whole rest …
-    paint(CLASS_INDEX.noteheadWhole, 100, 109, 53, 57);
-    paint(CLASS_INDEX.restWhole, 101, 107, 56, 58);
+    paint(map, CLASS_INDEX.noteheadWhole, 100, 109, 53, 57);
+    paint(map, CLASS_INDEX.restWhole, 101, 107, 56, 58);
     // … and a whole rest of its own further on.
-    paint(CLASS_INDEX.restWhole, 150, 156, 53, 55);
+    paint(map, CLASS_INDEX.restWhole, 150, 156, 53, 55);
     const { heads, rests } = readSymbols(map, [staff], SPACE);
     expect(heads).toHaveLength(1);
     expect(rests.map((r) => r.x0)).toEqual([300]);
@@ -104,12 +102,9 @@ describe('readSymbols', () => {
 
   it('joins the two halves of a whole note whose middle the model called a rest into one head', () => {
     const map = mapWithStem([]);
-    const paint = (cls: number, x0: number, x1: number, y0: number, y1: number) => {
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) map.data[y * map.width + x] = cls;
-    };
-    paint(CLASS_INDEX.noteheadWhole, 100, 103, 53, 58);
-    paint(CLASS_INDEX.restWhole, 103, 106, 54, 57);
-    paint(CLASS_INDEX.noteheadWhole, 106, 109, 53, 58);
+    paint(map, CLASS_INDEX.noteheadWhole, 100, 103, 53, 58);
+    paint(map, CLASS_INDEX.restWhole, 103, 106, 54, 57);
+    paint(map, CLASS_INDEX.noteheadWhole, 106, 109, 53, 58);
     const { heads, rests } = readSymbols(map, [staff], SPACE);
     expect(heads.map((h) => [h.x0, h.x1, h.kind])).toEqual([[200, 218, 'whole']]);
     expect(rests).toEqual([]);
@@ -117,11 +112,8 @@ describe('readSymbols', () => {
 
   it('reads a head blurred to 1.7 spaces tall as one head, and a stack two spaces tall as a third', () => {
     const map = mapWithStem([]);
-    const paint = (cls: number, x0: number, x1: number, y0: number, y1: number) => {
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) map.data[y * map.width + x] = cls;
-    };
-    paint(CLASS_INDEX.noteheadHalf, 50, 57, 50, 60); // 20 px
-    paint(CLASS_INDEX.noteheadHalf, 150, 157, 50, 62); // 24 px
+    paint(map, CLASS_INDEX.noteheadHalf, 50, 57, 50, 60); // 20 px
+    paint(map, CLASS_INDEX.noteheadHalf, 150, 157, 50, 62); // 24 px
     const { heads } = readSymbols(map, [staff], SPACE);
     expect(heads.map((h) => [h.x0, h.position])).toEqual([[100, 2], [300, 1], [300, 3]]);
   });
