@@ -198,7 +198,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     if ((kind === 'natural' || kind === 'sharp') && c.y1 - c.y0 < space * 2) return undefined;
     // Key-signature accidentals stand close enough to merge into one component: split them into columns.
     const width = ACCIDENTAL_WIDTH[kind] * space;
-    const n = Math.max(1, Math.round((c.x1 - c.x0) / width));
+    const n = kind === 'sharp' ? sharpCount(c, map, space, width) : Math.max(1, Math.round((c.x1 - c.x0) / width));
     const boxes = kind === 'flat' && n > 1 ? splitAtStems(c, map, space) : columnBoxes(c, map, n);
     return boxes.map((box): AccidentalSymbol => ({ ...p, ...box, kind, position: accidentalPosition(staves[p.staff]!, box, kind, space) }));
   }, 6).flat();
@@ -383,6 +383,24 @@ function splitAtStems(c: Component, map: ClassMap, space: number): Box[] {
     while (b > 0 && x < boxes[b]!.x0) b--;
     return b;
   });
+}
+
+/**
+ * How many sharps a component of them holds. Engravers space a key's sharps
+ * differently, so the width alone may count one too many or too few; where
+ * its two upright strokes per sharp can be told apart, they settle it to the
+ * nearer of the two.
+ */
+function sharpCount(c: Component, map: ClassMap, space: number, width: number): number {
+  const byWidth = Math.max(1, Math.round((c.x1 - c.x0) / width));
+  if (byWidth < 2) return byWidth;
+  const x0 = Math.floor(c.x0 / MAP_SCALE);
+  const rows = Array.from({ length: Math.ceil(c.x1 / MAP_SCALE) - x0 }, () => [] as number[]);
+  for (const i of c.pixels) rows[(i % map.width) - x0]?.push(Math.floor(i / map.width));
+  const tall = rows.map((ys) => longestRun(ys) * MAP_SCALE >= space * 1.9);
+  const strokes = tall.filter((t, k) => t && !tall[k - 1]).length;
+  const byStrokes = strokes / 2;
+  return Number.isInteger(byStrokes) && Math.abs(byStrokes - byWidth) === 1 ? byStrokes : byWidth;
 }
 
 /** The longest run of consecutive values among sorted-or-not row indices. */

@@ -117,5 +117,20 @@ describe('readSymbols', () => {
     const { heads } = readSymbols(map, [staff], SPACE);
     expect(heads.map((h) => [h.x0, h.position])).toEqual([[100, 2], [300, 1], [300, 3]]);
   });
+
+  it('counts the sharps of a widely spaced key signature by their strokes', () => {
+    const map = mapWithStem([]);
+    // Five sharps 1.3 spaces apart (eight map columns each), merged into one component by a bar
+    // across them: by width alone (1.05 spaces a sharp) they would be six.
+    for (let k = 0; k < 5; k++) {
+      const x = 40 + k * 8;
+      paint(map, CLASS_INDEX.sharp, x + 1, x + 2, 45, 60); // two upright strokes, 2.5 spaces tall …
+      paint(map, CLASS_INDEX.sharp, x + 4, x + 5, 44, 59);
+      paint(map, CLASS_INDEX.sharp, x, x + 6, 50, 52); // … and a crossbar
+    }
+    paint(map, CLASS_INDEX.sharp, 40, 80, 53, 54);
+    const { accidentals } = readSymbols(map, [staff], SPACE);
+    expect(accidentals.filter((a) => a.kind === 'sharp')).toHaveLength(5);
+  });
 });
 
