@@ -152,10 +152,10 @@ function uprightStrokes(image: BinaryImage, maxWidth: number, minHeight: number)
   const thin = shortRuns(image, maxWidth, true);
   const out = new Uint8Array(data.length);
   for (let x = 0; x < width; x++) {
+    // A leaning stroke steps sideways as it goes down: a pixel beside counts as continuing it.
+    const on = (yy: number) => thin[yy * width + x] || (x > 0 && thin[yy * width + x - 1]) || (x + 1 < width && thin[yy * width + x + 1]);
     let y = 0;
     while (y < height) {
-      // A leaning stroke steps sideways as it goes down: a pixel beside counts as continuing it.
-      const on = (yy: number) => thin[yy * width + x] || (x > 0 && thin[yy * width + x - 1]) || (x + 1 < width && thin[yy * width + x + 1]);
       if (!thin[y * width + x]) {
         y++;
         continue;

@@ -365,10 +365,7 @@ function fillBoxes(c: Component, map: ClassMap, columns: readonly { x0: number; 
  */
 function splitAtStems(c: Component, map: ClassMap, space: number): Box[] {
   const x0 = Math.floor(c.x0 / MAP_SCALE);
-  const columns = Math.ceil(c.x1 / MAP_SCALE) - x0;
-  const rows = Array.from({ length: columns }, () => [] as number[]);
-  for (const i of c.pixels) rows[(i % map.width) - x0]?.push(Math.floor(i / map.width));
-  const tall = rows.map((ys) => longestRun(ys) * MAP_SCALE >= space * 1.9);
+  const tall = tallColumns(c, map, space);
   // Each run of tall columns is a stem (one broken by a blurred column is still one: flats stand a
   // space apart); a flat reaches from its stem to the next flat's.
   const stems: number[] = [];
@@ -394,13 +391,18 @@ function splitAtStems(c: Component, map: ClassMap, space: number): Box[] {
 function sharpCount(c: Component, map: ClassMap, space: number, width: number): number {
   const byWidth = Math.max(1, Math.round((c.x1 - c.x0) / width));
   if (byWidth < 2) return byWidth;
-  const x0 = Math.floor(c.x0 / MAP_SCALE);
-  const rows = Array.from({ length: Math.ceil(c.x1 / MAP_SCALE) - x0 }, () => [] as number[]);
-  for (const i of c.pixels) rows[(i % map.width) - x0]?.push(Math.floor(i / map.width));
-  const tall = rows.map((ys) => longestRun(ys) * MAP_SCALE >= space * 1.9);
+  const tall = tallColumns(c, map, space);
   const strokes = tall.filter((t, k) => t && !tall[k - 1]).length;
   const byStrokes = strokes / 2;
   return Number.isInteger(byStrokes) && Math.abs(byStrokes - byWidth) === 1 ? byStrokes : byWidth;
+}
+
+/** For each class-map column of a component, whether it holds an upright stroke (a run of nearly two spaces). */
+function tallColumns(c: Component, map: ClassMap, space: number): boolean[] {
+  const x0 = Math.floor(c.x0 / MAP_SCALE);
+  const rows = Array.from({ length: Math.ceil(c.x1 / MAP_SCALE) - x0 }, () => [] as number[]);
+  for (const i of c.pixels) rows[(i % map.width) - x0]?.push(Math.floor(i / map.width));
+  return rows.map((ys) => longestRun(ys) * MAP_SCALE >= space * 1.9);
 }
 
 /** The longest run of consecutive values among sorted-or-not row indices. */
@@ -538,15 +540,14 @@ function joinWholeHalves(heads: Head[], headWidth: number): Head[] {
   const sorted = [...heads].sort((a, b) => a.x - b.x);
   const out: Head[] = [];
   for (const h of sorted) {
-    let prev: Head | undefined;
-    for (let k = out.length - 1; k >= 0 && !prev; k--) {
-      const o = out[k]!;
-      if (o.staff === h.staff && o.position === h.position && o.kind === 'whole' && h.kind === 'whole') prev = o;
-    }
+    // The nearest whole note to the left at this head's position on its staff.
+    let k = out.length - 1;
+    while (k >= 0 && !(h.kind === 'whole' && out[k]!.kind === 'whole' && out[k]!.staff === h.staff && out[k]!.position === h.position)) k--;
+    const prev = out[k];
     if (prev && h.x - prev.x < headWidth) {
-      const joined: Head = { ...prev, x0: Math.min(prev.x0, h.x0), x1: Math.max(prev.x1, h.x1), confidence: Math.min(prev.confidence, h.confidence) };
-      joined.x = (joined.x0 + joined.x1) / 2;
-      out[out.indexOf(prev)] = joined;
+      const x0 = Math.min(prev.x0, h.x0);
+      const x1 = Math.max(prev.x1, h.x1);
+      out[k] = { ...prev, x0, x1, x: (x0 + x1) / 2, confidence: Math.min(prev.confidence, h.confidence) };
     } else out.push(h);
   }
   return out;
