@@ -206,7 +206,7 @@ function measureCount(score: Score): number {
 // Notes.
 
 /** A note as compared: written pitch, duration and where it sits in its measure. */
-interface NoteToken {
+export interface NoteToken {
   measure: number;
   /** Onset from the start of the measure: ordering only, never matched on. */
   onset: Fraction;
@@ -223,7 +223,7 @@ interface NoteToken {
  * encoders disagree most about them; cue notes are printed, so they count.
  * Tied notes count once per notehead, as printed.
  */
-function staffNotes(score: Score): NoteToken[][] {
+export function staffNotes(score: Score): NoteToken[][] {
   const offsets = staffOffsets(score);
   const staves = Array.from({ length: staffTotal(score) }, (): NoteToken[] => []);
   const starts = score.parts.map(measureStarts);
