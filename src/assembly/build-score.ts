@@ -8,7 +8,7 @@
  * system and page to page, so pitches and measure lengths are settled here,
  * in reading order.
  */
-import { add, compare, sub, ZERO, type Fraction } from '../score/fraction.js';
+import { add, compare, equals, sub, ZERO, type Fraction } from '../score/fraction.js';
 import type { Box, Clef, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, TimeSignature, VoiceEvent } from '../score/model.js';
 import { keyAlter, STEPS } from '../score/pitch.js';
 import { diatonicAt } from './clef-pitch.js';
@@ -20,7 +20,7 @@ import type { StaffReading, SystemReading } from './read-page.js';
 import { restType, strokeType, type StaffItem } from './strokes.js';
 import { mostRead, reconcileOpeningKeys } from './opening-keys.js';
 import { inferTimeSignature, settleTimes } from './time-signature.js';
-import { splitVoices } from './voices.js';
+import { splitVoices, standTogether } from './voices.js';
 
 interface Slot {
   part: number;
@@ -37,6 +37,8 @@ interface Layout {
 
 interface PlacedItem extends TimedItem {
   source: StaffItem;
+  /** A small note that takes its time (see cueVoice). */
+  cue?: boolean;
 }
 
 interface StaffMeasure {
@@ -166,15 +168,25 @@ export function buildScore(systems: readonly SystemReading[]): Score {
           return;
         }
         const marks = reading ? tupletMarks(reading, left, right) : [];
+        // A second voice that enters later starts where the first voice stands at that place; the
+        // rests before it are often not printed (a choir's alto joining the soprano's line).
+        const leads = voices.map((items, v) => (v > 0 ? leadingGap(voices[0]!, items, system.space) : ZERO));
+        if (voices.length > 1) handBackTrailing(voices[0]!, voices[1]!, sub(expected, leads[1]!), expected);
         voices.forEach((items, v) => {
-          // A second voice that enters later starts where the first voice stands at that place; the
-          // rests before it are often not printed (a choir's alto joining the soprano's line).
-          const lead = v > 0 ? leadingGap(voices[0]!, items, system.space) : ZERO;
-          if (repairVoice(items, sub(expected, lead), marks, system.space, tripletsShown[s] || (reading?.tuplets.length ?? 0) > 0)) tripletsShown[s] = true;
-          const accidentalState = new Map<number, number>();
-          const events = items.map((item) => toEvent(item, slot.staff, reading!, system, clefAt(reading!, item.x, clefState[s]!), keyState[s]!, accidentalState));
-          if (compare(lead, ZERO) > 0) events.unshift({ kind: 'rest', duration: lead, dots: 0, staff: slot.staff, hidden: true });
-          measure.voices.push({ id: voiceId(slot, v), events });
+          if (v > 0) cueNotes(items, sub(expected, leads[v]!));
+          if (repairVoice(items, sub(expected, leads[v]!), marks, system.space, tripletsShown[s] || (reading?.tuplets.length ?? 0) > 0)) tripletsShown[s] = true;
+        });
+        // An accidental holds for the rest of the measure on its staff, in every voice: events are made
+        // left to right across the voices.
+        const accidentalState = new Map<number, number>();
+        const events = new Map<PlacedItem, VoiceEvent>();
+        for (const item of voices.flat().sort((a, b) => a.x - b.x)) {
+          events.set(item, toEvent(item, slot.staff, reading!, system, clefAt(reading!, item.x, clefState[s]!), keyState[s]!, accidentalState));
+        }
+        voices.forEach((items, v) => {
+          const voiceEvents = items.map((item) => events.get(item)!);
+          if (compare(leads[v]!, ZERO) > 0) voiceEvents.unshift({ kind: 'rest', duration: leads[v]!, dots: 0, staff: slot.staff, hidden: true });
+          measure.voices.push({ id: voiceId(slot, v), events: voiceEvents });
         });
         // Clef changes later in the measure hold for the next measure.
         const last = measure.clefs.filter((c) => c.staff === slot.staff).pop();
@@ -360,10 +372,48 @@ function multiRestRun(system: SystemReading, left: number, right: number): numbe
  * well left of it (a head and a second voice's head on the same beat can stand a head's width apart;
  * a whole note, moved further aside by a head a second away, starts its measure).
  */
-function leadingGap(first: readonly TimedItem[], later: readonly TimedItem[], space: number): Fraction {
-  const start = later[0]?.x;
-  if (start === undefined || later[0]!.measureRest || later[0]!.type === 'whole') return ZERO;
-  return voiceDuration(first.filter((item) => !item.measureRest && item.x < start - space * 1.5));
+function leadingGap(first: readonly PlacedItem[], later: readonly PlacedItem[], space: number): Fraction {
+  const start = later[0];
+  if (!start || start.measureRest || start.type === 'whole') return ZERO;
+  const together = (item: PlacedItem) => item.source.kind === 'chord' && start.source.kind === 'chord' && standTogether(item.source, start.source, space);
+  return voiceDuration(first.filter((item) => !item.measureRest && item.x < start.x - space * 1.5 && !together(item)));
+}
+
+/**
+ * A second voice that joins the first for a note or two (a unison with different heads) hands the
+ * line back: where the first voice falls short by just what the second runs over, and the second's
+ * last items, right of everything in the first, last exactly that long, they are the first's.
+ */
+function handBackTrailing(first: PlacedItem[], later: PlacedItem[], laterExpected: Fraction, expected: Fraction): void {
+  const short = sub(expected, voiceDuration(first));
+  if (compare(short, ZERO) <= 0 || !equals(sub(voiceDuration(later), laterExpected), short)) return;
+  const end = Math.max(...first.map((item) => item.x));
+  let tail = ZERO;
+  for (let k = later.length - 1; k > 0 && later[k]!.x > end; k--) {
+    tail = add(tail, later[k]!.duration);
+    if (equals(tail, short)) {
+      first.push(...later.splice(k));
+      return;
+    }
+    if (compare(tail, short) > 0) return;
+  }
+}
+
+/**
+ * Notes printed small in a voice beside full-size notes, that the voice needs to fill its measure,
+ * are cue notes (a second verse's rhythm, another instrument's line): they take their time, unlike
+ * grace notes.
+ */
+function cueNotes(voice: PlacedItem[], expected: Fraction): void {
+  const small = voice.filter((item) => item.grace && item.source.kind === 'chord' && item.source.stem);
+  if (!small.length || equals(voiceDuration(voice), expected)) return;
+  const timed = small.reduce((sum, item) => add(sum, notatedDuration(item.type, item.dots)), ZERO);
+  if (!equals(add(voiceDuration(voice), timed), expected)) return;
+  for (const item of small) {
+    item.grace = false;
+    item.cue = true;
+    item.duration = notatedDuration(item.type, item.dots);
+  }
 }
 
 function measureRest(expected: Fraction, staff: number): RestEvent {
@@ -463,6 +513,7 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
   });
   const event: NoteEvent = { kind: 'note', ...timing, notes, lyrics: [] };
   if (item.grace) event.grace = { slash: false };
+  if (item.cue) event.cue = true;
   if (source.up !== undefined) event.stem = source.up ? 'up' : 'down';
   return event;
 }

@@ -118,7 +118,7 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
   const rests = symbols.rests.map((rest): RestStroke => {
     const x = (rest.x0 + rest.x1) / 2;
     const y = (rest.y0 + rest.y1) / 2;
-    return { kind: 'rest', staff: rest.staff, rest, x0: rest.x0, x1: rest.x1, y0: rest.y0, y1: rest.y1, x, dots: dotsAfter(rest.x1, [y], symbols, space), y, confidence: rest.confidence };
+    return { kind: 'rest', staff: rest.staff, rest, x0: rest.x0, x1: rest.x1, y0: rest.y0, y1: rest.y1, x, dots: dotsAfter(rest.x1, [{ x, y }], symbols, space), y, confidence: rest.confidence };
   });
   return [...strokes, ...rests];
 }
@@ -193,7 +193,7 @@ function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefin
     beams,
     hooks,
     grace: heads.every((h) => h.small),
-    dots: dotsAfter(dotsFrom, heads.map((h) => h.y), symbols, space),
+    dots: dotsAfter(dotsFrom, heads, symbols, space),
     x: heads.reduce((s, h) => s + h.x, 0) / heads.length,
     x0,
     x1,
@@ -283,10 +283,16 @@ function flagsAt(symbols: PageSymbols, stem: Stem, tip: number, space: number): 
   return count;
 }
 
-/** Augmentation dots to the right of `from`, level with one of the heads (or a space next to it). */
-function dotsAfter(from: number, ys: readonly number[], symbols: PageSymbols, space: number): number {
+/**
+ * Augmentation dots to the right of `from`, level with one of the heads (or a space next to it). A
+ * dot beyond another head at its height is that head's: two voices in unison print their heads side
+ * by side, and only the second may be dotted.
+ */
+function dotsAfter(from: number, own: readonly { x: number; y: number }[], symbols: PageSymbols, space: number): number {
+  const level = (d: { y: number }, y: number) => Math.abs(d.y - y) < space * 0.8;
   const candidates = symbols.dots
-    .filter((d) => d.x > from - space * 0.1 && d.x < from + space * 3 && ys.some((y) => Math.abs(d.y - y) < space * 0.8))
+    .filter((d) => d.x > from - space * 0.1 && d.x < from + space * 3 && own.some((h) => level(d, h.y)))
+    .filter((d) => !symbols.heads.some((h) => !own.includes(h) && own.every((o) => h.x > o.x) && h.x < d.x && level(d, h.y)))
     .sort((a, b) => a.x - b.x);
   let count = 0;
   let reach = from + space * 1.6;

@@ -3,7 +3,9 @@
  *
  * Engravers write two voices on a staff with opposite stems: where an
  * up-stem and a down-stem stroke stand at the same place in the measure, the
- * up stems are voice 1 and the down stems voice 2, a whole note beside a
+ * up stems are voice 1 and the down stems voice 2 (a unison of the two shows
+ * two heads side by side, the up-stem one first, their stems all but
+ * touching), a whole note beside a
  * stemmed chord is the other voice's, and rests go to the voice on their side
  * of the middle line. Otherwise the staff is one voice, chords
  * included, whatever way its stems point.
@@ -22,7 +24,7 @@ export function splitVoices(items: readonly StaffItem[], staff: Staff, space: nu
     const partner = a.up === undefined && a.heads[0]!.kind === 'whole' ? stemmedAt(a.x) : undefined;
     return partner ? [[a, partner] as const] : [];
   }));
-  const twoVoices = wholes.size > 0 || strokes.some((a) => a.up === true && strokes.some((b) => b.up === false && Math.abs(a.x - b.x) < space * 1.2));
+  const twoVoices = wholes.size > 0 || strokes.some((a) => a.up === true && strokes.some((b) => b.up === false && standTogether(a, b, space)));
   if (!twoVoices) return sorted.length ? [sorted] : [];
   const upper: StaffItem[] = [];
   const lower: StaffItem[] = [];
@@ -36,4 +38,16 @@ export function splitVoices(items: readonly StaffItem[], staff: Staff, space: nu
     }
   }
   return [upper, lower].filter((v) => v.length);
+}
+
+/**
+ * Whether two strokes of opposite stems sound together: they stand at one place, or, a unison of
+ * two voices with different heads, side by side at one pitch with the up-stem head first and the two stems all
+ * but touching between them.
+ */
+export function standTogether(a: Stroke, b: Stroke, space: number): boolean {
+  if (Math.abs(a.x - b.x) < space * 1.2) return true;
+  const [up, down] = a.up ? [a, b] : [b, a];
+  const unison = up.heads.some((h) => down.heads.some((d) => d.position === h.position));
+  return unison && !!up.stem && !!down.stem && up.up === true && down.up === false && up.x < down.x && Math.abs(up.stem.x - down.stem.x) < space * 0.6;
 }

@@ -166,6 +166,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     // The model sometimes calls the bowl of a common-time C a whole note: no head stands inside a time
     // signature (a glyph of its size: a speck called a digit may be a piece of the head).
     .filter((h) => !time.some((t) => t.staff === h.staff && t.y1 - t.y0 > space * 1.1 && h.x > t.x0 && h.x < t.x1 && h.y > t.y0 - space && h.y < t.y1 + space));
+  unisonHeadsFullSize(heads, space);
 
   // A stem is a space and a half long at the least; shorter where a steep beam comes down close to its
   // head, and then it ends in the beam.
@@ -177,7 +178,11 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   // that the model calls an eighth rest is under one space, often cut in two by the top line.
   const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => {
     const kind = REST_KIND[nameOf(c.cls)]!;
-    return (MIN_REST_HEIGHT[kind] ?? 0) * space > c.y1 - c.y0 ? undefined : { ...p, kind };
+    if ((MIN_REST_HEIGHT[kind] ?? 0) * space > c.y1 - c.y0) return undefined;
+    // A breath mark (a comma over the staff) is as tall as an eighth rest but half as wide, and stands
+    // above the staff, reaching no more than a little past the top line.
+    if (kind === 'eighth' && c.x1 - c.x0 < space * 0.7 && staffPosition(staves[p.staff]!, (c.x0 + c.x1) / 2, c.y1) < 1.5) return undefined;
+    return { ...p, kind };
   }, 4).filter((r) => !heads.some((h) => h.staff === r.staff && overlapShare(r, h) > 0.25));
   // Two dots of a double-dotted note can merge at class-map resolution: a wide, flat blob is split.
   const dots = placed(['augmentationDot'], (c, p) => {
@@ -529,6 +534,20 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
     }
   }
   return heads;
+}
+
+/**
+ * Two voices in unison with different heads (a dotted quarter beside a
+ * quarter) print them side by side, touching or overlapping, and the stem
+ * between them cuts the second's pixels short: a head narrowed so, at the
+ * position of a full-size head it touches, is full-size, not a grace note.
+ */
+function unisonHeadsFullSize(heads: Head[], space: number): void {
+  for (const [i, h] of heads.entries()) {
+    if (!h.small) continue;
+    const touching = heads.some((o) => !o.small && o.staff === h.staff && o.position === h.position && Math.max(o.x0 - h.x1, h.x0 - o.x1) < space * 0.3);
+    if (touching) heads[i] = { ...h, small: false };
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildScore } from '../../src/assembly/build-score.js';
 import type { StaffReading, SystemReading } from '../../src/assembly/read-page.js';
+import type { Stroke } from '../../src/assembly/strokes.js';
 import type { Clef } from '../../src/score/model.js';
+import type { Head } from '../../src/symbols/read-symbols.js';
 import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
@@ -57,4 +59,34 @@ describe('buildScore', () => {
     expect(lower.measures[0]!.key?.fifths).toBe(-2);
     expect(lower.measures[2]!.key?.fifths).toBe(0);
   });
+
+  it('reads a unison of two voices printed side by side, and hands the line back to the first voice', () => {
+    // 4/4: G4. G4 A4 A4 (up-stems) A4 (an eighth, down-stem); under the quarter A a dotted quarter A
+    // of a second voice, its head beside the first's, down-stem (Elgar, "Like to the Damask Rose").
+    const staff = staffReading(100, TREBLE, 0);
+    staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+    staff.items = [stroke(200, 6, true, 0, 1), stroke(250, 6, true, 1, 0), stroke(290, 5, true, 1, 0), stroke(330, 5, true, 0, 0), stroke(348, 5, false, 0, 1), stroke(420, 5, false, 1, 0)];
+    const measure = buildScore([system(0, [staff])]).parts[0]!.measures[0]!;
+    const voices = measure.voices.map((v) => v.events.map((e) => `${e.kind === 'note' ? e.notes[0]!.pitch.step : e.hidden ? '_' : 'r'}${e.duration.n}/${e.duration.d}`));
+    expect(voices).toEqual([['G3/2', 'G1/2', 'A1/2', 'A1/1', 'A1/2'], ['_5/2', 'A3/2']]);
+  });
+
+  it('times the small notes of a second voice that needs them to fill its measure as cue notes', () => {
+    // 4/4: a half note and two quarters above; below, cue-sized G4. G4 (eighth) F4. F4 (eighth).
+    const staff = staffReading(100, TREBLE, 0);
+    staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+    const cue = (item: Stroke) => ({ ...item, grace: true, heads: item.heads.map((h) => ({ ...h, small: true })) });
+    staff.items = [stroke(200, 6, true, 0, 0, 'half'), stroke(218, 6, false, 0, 1), cue(stroke(260, 6, false, 1, 0)), stroke(300, 7, true, 0, 0), stroke(318, 7, false, 0, 1), cue(stroke(400, 7, false, 1, 0)), stroke(380, 7, true, 0, 0)];
+    const measure = buildScore([system(0, [staff])]).parts[0]!.measures[0]!;
+    const lower = measure.voices[1]!.events;
+    expect(lower.map((e) => [e.duration.n, e.duration.d, e.kind === 'note' && !!e.cue])).toEqual([[3, 2, false], [1, 2, true], [3, 2, false], [1, 2, true]]);
+  });
 });
+
+/** One note on a staff whose top line is at y 100: stem right of the head when up, left when down. */
+function stroke(x: number, position: number, up: boolean, hooks: number, dots: number, kind: Head['kind'] = 'black'): Stroke {
+  const y = 100 + (position * SPACE) / 2;
+  const head: Head = { x0: x - 8, x1: x + 8, y0: y - 6, y1: y + 6, x, y, staff: 0, confidence: 1, kind, position, small: false };
+  const stem = { x: up ? x + 8 : x - 8, x0: x - 9, x1: x + 9, y0: up ? y - 40 : y, y1: up ? y : y + 40, staff: 0, confidence: 1 };
+  return { kind: 'chord', staff: 0, heads: [head], stem, up, hooks, beams: 0, grace: false, dots, x, x0: x - 8, x1: x + 8, y0: stem.y0, y1: stem.y1, confidence: 1 };
+}

@@ -53,5 +53,14 @@ describe('buildStrokes', () => {
     expect(beamsFor(10)).toBe(2); // 20 px, 1.67 spaces: two beams widened by blur
     expect(beamsFor(12)).toBe(3); // 24 px, 2 spaces: three beams
   });
-});
 
+  it('leaves the dot after a unison’s second head to that head, not to the first', () => {
+    // Two voices on one G, side by side: a half note (up-stem) and a dotted quarter (down-stem).
+    const first = head(100, 130, 2);
+    const second = head(114, 130, 2);
+    const s = symbols([first, second], [stem(107, 88, 130), stem(108, 130, 172)]);
+    s.dots = [{ x: 124, y: 128, x0: 122, x1: 126, y0: 126, y1: 130, staff: 0, confidence: 1 }];
+    const items = chords(buildStrokes(s, SPACE));
+    expect(items.map((c) => [c.up, c.heads[0]!.x, c.dots])).toEqual([[false, 114, 1], [true, 100, 0]]);
+  });
+});

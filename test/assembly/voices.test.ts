@@ -11,7 +11,9 @@ const staff = straightStaff(TOP, SPACE);
 function chord(x: number, position: number, kind: Head['kind'], up?: boolean): Stroke {
   const y = TOP + (position * SPACE) / 2;
   const head: Head = { x0: x - 7, x1: x + 7, y0: y - 6, y1: y + 6, x, y, staff: 0, confidence: 1, kind, position, small: false };
-  return { kind: 'chord', staff: 0, heads: [head], ...(up === undefined ? {} : { up }), hooks: 0, beams: 0, grace: false, dots: 0, x, x0: x - 7, x1: x + 7, y0: y - 6, y1: y + 6, confidence: 1 };
+  // Up-stems stand at the head's right, down-stems at its left.
+  const stem = up === undefined ? {} : { stem: { x: up ? x + 7 : x - 7, x0: x - 8, x1: x + 8, y0: up ? y - 40 : y, y1: up ? y : y + 40, staff: 0, confidence: 1 } };
+  return { kind: 'chord', staff: 0, heads: [head], ...stem, ...(up === undefined ? {} : { up }), hooks: 0, beams: 0, grace: false, dots: 0, x, x0: x - 7, x1: x + 7, y0: y - 6, y1: y + 6, confidence: 1 };
 }
 
 describe('splitVoices', () => {
@@ -24,5 +26,16 @@ describe('splitVoices', () => {
     const upper = [chord(100, 8, 'black', true), chord(150, 7, 'half', true)];
     const whole = chord(130, 9, 'whole');
     expect(splitVoices([...upper, whole], staff, SPACE)).toEqual([upper, [whole]]);
+  });
+
+  it('splits a unison printed side by side, up-stem head first, the two stems all but touching', () => {
+    // A quarter of the upper voice and a dotted quarter of the lower on one A, heads 1.5 spaces apart.
+    const before = chord(40, 5, 'black', true);
+    const up = chord(100, 5, 'black', true);
+    const down = chord(118, 5, 'black', false);
+    expect(splitVoices([before, up, down], staff, SPACE)).toEqual([[before, up], [down]]);
+    // The same heads a second apart are a grace note against its main note, not two voices.
+    const grace = chord(118, 4, 'black', false);
+    expect(splitVoices([before, up, grace], staff, SPACE)).toEqual([[before, up, grace]]);
   });
 });
