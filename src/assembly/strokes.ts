@@ -250,7 +250,9 @@ function countBeams(symbols: PageSymbols, x: number, tip: number, up: boolean, r
 function beamStack(symbols: PageSymbols, col: number, tip: number, up: boolean, reach: number, space: number): [number, number] | undefined {
   const { map } = symbols;
   if (col < 0 || col >= map.width) return undefined;
-  const beam = CLASS_INDEX.beam;
+  // The model sometimes paints a stretch of a sloping beam as a brace or bracket; none stands among
+  // the notes, so that is beam too.
+  const isBeam = (cls: number) => cls === CLASS_INDEX.beam || cls === CLASS_INDEX.braceBracket;
   // The stem's own pixels stop where the beams begin, so the stack lies beyond the tip (and a little inside).
   const outward = up ? -1 : 1;
   const from = Math.round((tip + outward * space * 3.5) / MAP_SCALE);
@@ -258,7 +260,7 @@ function beamStack(symbols: PageSymbols, col: number, tip: number, up: boolean, 
   const to = Math.round((tip - outward * Math.max(space * 1.2, Math.min(space * 3.2, reach))) / MAP_SCALE);
   const runs: [number, number][] = [];
   for (let y = Math.max(0, Math.min(from, to)); y <= Math.min(map.height - 1, Math.max(from, to)); y++) {
-    if (map.data[y * map.width + col] !== beam) continue;
+    if (!isBeam(map.data[y * map.width + col]!)) continue;
     const last = runs[runs.length - 1];
     // Beams are a quarter space apart; a blurred gap may be a little more, never a whole space.
     if (last && (y - last[1]) * MAP_SCALE <= space * 0.65) last[1] = y;

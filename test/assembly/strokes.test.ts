@@ -54,6 +54,15 @@ describe('buildStrokes', () => {
     expect(beamsFor(12)).toBe(3); // 24 px, 2 spaces: three beams
   });
 
+  it('counts a stretch of beam the model painted as a brace as beam', () => {
+    // One level beam at an up-stem's tip (x 100, y 88), most of it called braceBracket around the stem.
+    const width = 120;
+    const map: ClassMap = { width, height: 100, data: new Uint8Array(width * 100), confidence: new Uint8Array(width * 100) };
+    for (let x = 35; x <= 65; x++) for (let y = 40; y < 44; y++) map.data[y * width + x] = y < 43 && x >= 40 && x <= 60 ? CLASS_INDEX.braceBracket : CLASS_INDEX.beam;
+    const [stroke] = chords(buildStrokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)], map), SPACE));
+    expect(stroke).toMatchObject({ up: true, beams: 1 });
+  });
+
   it('leaves the dot after a unison’s second head to that head, not to the first', () => {
     // Two voices on one G, side by side: a half note (up-stem) and a dotted quarter (down-stem).
     const first = head(100, 130, 2);
