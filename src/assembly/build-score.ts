@@ -144,6 +144,10 @@ export function buildScore(systems: readonly SystemReading[]): Score {
           const clefs = reading.signatures.clefs.filter((c) => c.x >= left - system.space * 2 && c.x < right);
           for (const c of clefs) {
             const atStart = m === 0 ? c.x < reading.staff.x0 + system.space * NEAR_START_SPACES : false;
+            // An octave clef does not come and go at a system break: a system's opening clef that differs
+            // from the one in force only by the 8 under or over it ran into something on the page.
+            // Nor does a C clef jump two lines there (alto to tenor is one): its box ran into something.
+            if (atStart && !first && (sameClef({ ...c.value, octaveChange: 0 }, { ...clefState[s]!, octaveChange: 0 }) || (c.value.sign === 'C' && clefState[s]!.sign === 'C' && Math.abs(c.value.line - clefState[s]!.line) >= 2))) c.value = clefState[s]!;
             const changed = !sameClef(c.value, clefState[s]!) || (first && atStart);
             if (!changed && atStart) continue;
             if (!atStart && sameClef(c.value, clefState[s]!)) continue;

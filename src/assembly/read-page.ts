@@ -75,6 +75,7 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
       };
     }));
     keysFromKeyArea(readings.map((r) => r.signatures), readings.map((r) => r.staff), image.ink, space);
+    dropTimeGlyphHeads(readings, space);
     splitAtTimeSignatures(measures, readings, space);
     dropEmptyOpening(measures, readings);
     return { page, transform: image.transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, space };
@@ -183,6 +184,20 @@ async function multiRestCounts(rests: readonly RestSymbol[], staff: Staff, image
     if (n !== undefined && n >= 2 && n <= 999) counts.set(rest, n);
   }
   return counts;
+}
+
+/**
+ * The bowl of a common-time C the model did not see as such on one staff
+ * (a horn's, with no key to set it apart) reads as a whole note or two.
+ * Where the other staves of the system show their time signature at that
+ * place, a stemless whole note there is the signature too.
+ */
+export function dropTimeGlyphHeads(readings: StaffReading[], space: number): void {
+  const xs = readings.flatMap((r) => r.signatures.times.map((t) => t.x));
+  const shown = (x: number) => xs.filter((t) => Math.abs(t - x) < space * 1.5).length >= Math.max(1, readings.length / 3);
+  for (const reading of readings) {
+    reading.items = reading.items.filter((i) => !(i.kind === 'chord' && i.up === undefined && i.heads.every((h) => h.kind === 'whole') && shown(i.x)));
+  }
 }
 
 /**

@@ -60,6 +60,13 @@ describe('buildScore', () => {
     expect(lower.measures[2]!.key?.fifths).toBe(0);
   });
 
+  it('keeps an octave clef and a C clef’s line across a system break where the new system’s clef ran into something', () => {
+    const first = system(0, [staffReading(100, { sign: 'G', line: 2, octaveChange: -1 }, 0), staffReading(300, { sign: 'C', line: 3 }, 0)]);
+    const second = system(1, [staffReading(100, { sign: 'G', line: 2 }, 0), staffReading(300, { sign: 'C', line: 5 }, 0)]);
+    const score = buildScore([first, second]);
+    expect(score.parts.map((p) => p.measures.flatMap((m) => m.clefs.map((c) => `${c.sign}${c.line}${c.octaveChange ?? ''}`)))).toEqual([['G2-1'], ['C3']]);
+  });
+
   it('reads a unison of two voices printed side by side, and hands the line back to the first voice', () => {
     // 4/4: G4. G4 A4 A4 (up-stems) A4 (an eighth, down-stem); under the quarter A a dotted quarter A
     // of a second voice, its head beside the first's, down-stem (Elgar, "Like to the Damask Rose").
