@@ -246,19 +246,23 @@ function partLayout(systems: readonly SystemReading[]): Layout {
 /**
  * Which slot each staff of a system fills. A full system maps one to one; a
  * system with fewer staves is matched in order to the slots whose opening
- * clefs agree best (an alignment that keeps the top-to-bottom order).
+ * clefs agree best, and whose braces (an alignment that keeps the
+ * top-to-bottom order).
  */
 function matchSlots(system: SystemReading, layout: Layout): number[] {
   const n = system.staves.length;
   const m = layout.slots.length;
   if (n >= m) return system.staves.map((_, k) => Math.min(k, m - 1));
   const clefs = system.staves.map((r) => openingClef(r));
+  // A staff the system braces to another goes to a keyboard's slots rather than to a staff of its own
+  // (a voice and a piano's right hand both read treble); clefs weigh more, as braces may go unseen.
+  const braced = (k: number) => system.braces.some(([a, b]) => k >= a && k <= b);
   // cost[i][j]: best cost placing the first i staves within the first j slots.
   const cost = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(Infinity));
   for (let j = 0; j <= m; j++) cost[0]![j] = 0;
   for (let i = 1; i <= n; i++) {
     for (let j = i; j <= m; j++) {
-      const mismatch = clefDistance(clefs[i - 1], layout.clefs[j - 1]);
+      const mismatch = clefDistance(clefs[i - 1], layout.clefs[j - 1]) + (braced(i - 1) === (layout.parts[layout.slots[j - 1]!.part]!.staves > 1) ? 0 : 0.25);
       cost[i]![j] = Math.min(cost[i]![j - 1]!, cost[i - 1]![j - 1]! + mismatch);
     }
   }

@@ -60,6 +60,18 @@ describe('buildScore', () => {
     expect(lower.measures[2]!.key?.fifths).toBe(0);
   });
 
+  it('puts a system’s braced staves in the piano’s slots when the voice above them went unseen', () => {
+    const full = { ...system(0, [staffReading(100, TREBLE, 0), staffReading(300, TREBLE, 0), staffReading(500, BASS, 0)]), braces: [[1, 2]] as [number, number][] };
+    const right = staffReading(300, TREBLE, 0);
+    right.items = [stroke(200, 4, true, 0, 0, 'whole')];
+    const short = { ...system(0, [right, staffReading(500, BASS, 0)]), braces: [[0, 1]] as [number, number][] };
+    const score = buildScore([full, short]);
+    expect(score.parts.map((p) => p.staves)).toEqual([1, 2]);
+    // The short system's first measure: the voice rests, the piano's right hand holds the note.
+    expect(score.parts[0]!.measures[2]!.voices.map((v) => v.events[0]!.kind)).toEqual(['rest']);
+    expect(score.parts[1]!.measures[2]!.voices[0]!.events[0]).toMatchObject({ kind: 'note', staff: 1 });
+  });
+
   it('keeps an octave clef and a C clef’s line across a system break where the new system’s clef ran into something', () => {
     const first = system(0, [staffReading(100, { sign: 'G', line: 2, octaveChange: -1 }, 0), staffReading(300, { sign: 'C', line: 3 }, 0)]);
     const second = system(1, [staffReading(100, { sign: 'G', line: 2 }, 0), staffReading(300, { sign: 'C', line: 5 }, 0)]);
