@@ -22,6 +22,9 @@ const FAINT_LINE_ROWS = 8;
  */
 const FAINT_MIN_LENGTH = 0.9;
 
+/** A faint staff that ends with the staves beside it may be traced from as little as halfway along. */
+const FAINT_NEAR_LENGTH = 0.5;
+
 export function findStaves(ink: BinaryImage, gray: GrayImage, staffSpace: number): Staff[] {
   const options = { staffSpace };
   const faint = () => detectStaves(faintLineInk(gray, staffSpace), { ...options, lineRows: FAINT_LINE_ROWS });
@@ -44,6 +47,26 @@ export function findStaves(ink: BinaryImage, gray: GrayImage, staffSpace: number
   const bottom = (s: Staff) => Math.max(...s.lines[4]!);
   // Clear of every staff already found by two spaces: the same staff traced again is not another.
   const apart = (a: Staff, b: Staff) => bottom(a) + 2 * staffSpace < top(b) || bottom(b) + 2 * staffSpace < top(a);
-  const added = more.filter((f) => length(f) >= usual * FAINT_MIN_LENGTH && found.every((s) => apart(s, f)));
+  const added = more.flatMap((f) => {
+    if (!found.every((s) => apart(s, f))) return [];
+    if (length(f) >= usual * FAINT_MIN_LENGTH) return [f];
+    const whole = reachingStart(f, found, usual, staffSpace);
+    return whole ? [whole] : [];
+  });
   return [...found, ...added].sort((a, b) => a.lines[0]![0]! - b.lines[0]![0]!);
+}
+
+/**
+ * A faint staff traced from somewhere along its length to where the staves
+ * beside it end (its start lost in a shadow): when it runs at least half the
+ * usual length, it starts where the nearest staff above or below starts,
+ * its lines carried on along their slope.
+ */
+function reachingStart(faint: Staff, found: readonly Staff[], usual: number, staffSpace: number): Staff | undefined {
+  if (faint.x1 - faint.x0 < usual * FAINT_NEAR_LENGTH) return undefined;
+  const middle = (s: Staff) => (s.lines[0]![0]! + s.lines[4]![0]!) / 2;
+  const neighbour = found.reduce<Staff | undefined>((best, s) => (!best || Math.abs(middle(s) - middle(faint)) < Math.abs(middle(best) - middle(faint)) ? s : best), undefined);
+  if (!neighbour || Math.abs(middle(neighbour) - middle(faint)) > staffSpace * 20) return undefined;
+  if (Math.abs(neighbour.x1 - faint.x1) > staffSpace * 3 || neighbour.x0 >= faint.x0) return undefined;
+  return { ...faint, x0: neighbour.x0 };
 }

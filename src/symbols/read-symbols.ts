@@ -167,6 +167,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     // signature (a glyph of its size: a speck called a digit may be a piece of the head).
     .filter((h) => !time.some((t) => t.staff === h.staff && t.y1 - t.y0 > space * 1.1 && h.x > t.x0 && h.x < t.x1 && h.y > t.y0 - space && h.y < t.y1 + space));
   unisonHeadsFullSize(heads, space);
+  const headDots = dotsReadAsHeads(heads, space);
 
   // A stem is a space and a half long at the least; shorter where a steep beam comes down close to its
   // head, and then it ends in the beam.
@@ -193,7 +194,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     if (c.y1 - c.y0 < space * 0.4 && Math.abs(position / 2 - Math.round(position / 2)) < 0.2) return undefined;
     const n = Math.max(1, Math.round(w / (space * 0.8)));
     return Array.from({ length: n }, (_, k) => ({ ...p, x: c.x0 + ((k + 0.5) * w) / n, y: (c.y0 + c.y1) / 2 }));
-  }, 1).flat();
+  }, 1).flat().concat(headDots);
   const accidentals = placed(['sharp', 'flat', 'natural', 'doubleSharp', 'doubleFlat'], (c, p) => {
     let kind = ACCIDENTAL_KIND[nameOf(c.cls)]!;
     // A double flat is two flats wide; on a blurred small staff the model calls a single flat one.
@@ -534,6 +535,25 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
     }
   }
   return heads;
+}
+
+/**
+ * On a blurred small staff the dot after a whole or half note runs into the
+ * model's reading of the hollow head: a sliver of head pixels, no wider than
+ * a dot, just right of a head at its position. It is taken out of the heads
+ * and returned as the dot it is.
+ */
+function dotsReadAsHeads(heads: Head[], space: number): Mark[] {
+  const dots: Mark[] = [];
+  for (let i = heads.length - 1; i >= 0; i--) {
+    const h = heads[i]!;
+    if (h.x1 - h.x0 > space * 0.6) continue;
+    const after = heads.some((o) => o !== h && o.kind !== 'black' && o.staff === h.staff && o.position === h.position && o.x1 - o.x0 > space && h.x0 - o.x1 > -space * 0.2 && h.x0 - o.x1 < space * 0.8);
+    if (!after) continue;
+    heads.splice(i, 1);
+    dots.push({ x0: h.x0, x1: h.x1, y0: h.y - space * 0.25, y1: h.y + space * 0.25, staff: h.staff, confidence: h.confidence, x: h.x, y: h.y });
+  }
+  return dots;
 }
 
 /**

@@ -32,7 +32,16 @@ describe('findStaves', () => {
   });
 
   it('adds no staff only the smoothed page shows that runs well short of the others', () => {
-    expect(tops(page([80, 420, 740], [{ top: 250, x0: 300 }]))).toEqual([80, 420, 740]);
+    expect(tops(page([80, 420, 740], [{ top: 250, x0: 300, x1: 640 }]))).toEqual([80, 420, 740]);
+  });
+
+  it('starts a faint staff traced from halfway along, ending with the others, where the staff beside it starts', () => {
+    // Its start lost in a shadow: the lines are carried on to the left edge of the staves around it.
+    const g = page([80, 420, 740], [{ top: 250, x0: 380 }]);
+    const staves = findStaves(binarize(g, inkThreshold(g)), g, SPACE);
+    expect(staves.map((s) => Math.round(staffLineY(s, 0, 450)))).toEqual([80, 250, 420, 740]);
+    expect(staves[1]!.x0).toBe(staves[0]!.x0);
+    expect(Math.round(staffLineY(staves[1]!, 4, 70))).toBe(250 + 4 * SPACE);
   });
 
   it('finds the staves of a page whose lines are all faint', () => {

@@ -110,6 +110,19 @@ describe('readSymbols', () => {
     expect(rests).toEqual([]);
   });
 
+  it('reads a sliver of head pixels just right of a whole note at its position as its dot', () => {
+    const map = mapWithStem([]);
+    // A dotted whole note in the top space (page y 106–118), its dot blurred into the model's head reading.
+    paint(map, CLASS_INDEX.noteheadWhole, 100, 110, 53, 59);
+    paint(map, CLASS_INDEX.noteheadWhole, 112, 115, 54, 58);
+    // Two whole notes a little further apart are two notes.
+    paint(map, CLASS_INDEX.noteheadWhole, 150, 160, 53, 59);
+    paint(map, CLASS_INDEX.noteheadWhole, 163, 173, 53, 59);
+    const { heads, dots } = readSymbols(map, [staff], SPACE);
+    expect(heads.map((h) => h.x0)).toEqual([200, 300, 326]);
+    expect(dots.map((d) => Math.round(d.x))).toEqual([227]);
+  });
+
   it('reads a head blurred to 1.7 spaces tall as one head, and a stack two spaces tall as a third', () => {
     const map = mapWithStem([]);
     paint(map, CLASS_INDEX.noteheadHalf, 50, 57, 50, 60); // 20 px
