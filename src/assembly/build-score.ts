@@ -174,7 +174,8 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         const marks = reading ? tupletMarks(reading, left, right) : [];
         // A second voice that enters later starts where the first voice stands at that place; the
         // rests before it are often not printed (a choir's alto joining the soprano's line).
-        const leads = voices.map((items, v) => (v > 0 ? leadingGap(voices[0]!, items, system.space) : ZERO));
+        const others = [...content[si]![m]!.entries()].filter(([slotIndex]) => slotIndex !== s).flatMap(([, sm]) => sm.voices);
+        const leads = voices.map((items, v) => (v > 0 ? leadingGap(voices[0]!, items, system.space) : lateStart(items, others, expected, system.space)));
         if (voices.length > 1) handBackTrailing(voices[0]!, voices[1]!, sub(expected, leads[1]!), expected);
         voices.forEach((items, v) => {
           if (v > 0) cueNotes(items, sub(expected, leads[v]!));
@@ -385,6 +386,27 @@ function leadingGap(first: readonly PlacedItem[], later: readonly PlacedItem[], 
   if (!start || start.measureRest || start.type === 'whole') return ZERO;
   const together = (item: PlacedItem) => item.source.kind === 'chord' && start.source.kind === 'chord' && standTogether(item.source, start.source, space);
   return voiceDuration(first.filter((item) => !item.measureRest && item.x < start.x - space * 1.5 && !together(item)));
+}
+
+/**
+ * A staff whose part starts later in the measure than its printed notes show (the rests before them
+ * left out, as engravers do in a keyboard's right hand): where the voice falls short by just the
+ * onset another staff's complete voice gives the item standing above or below its first one, it
+ * starts there.
+ */
+function lateStart(items: readonly PlacedItem[], others: readonly PlacedItem[][], expected: Fraction, space: number): Fraction {
+  const first = items[0];
+  const short = sub(expected, voiceDuration(items));
+  if (!first || first.measureRest || compare(short, ZERO) <= 0) return ZERO;
+  for (const voice of others) {
+    if (!equals(voiceDuration(voice), expected)) continue;
+    let onset = ZERO;
+    for (const item of voice) {
+      if (Math.abs(item.x - first.x) < space && !item.grace) return equals(onset, short) ? short : ZERO;
+      onset = add(onset, item.duration);
+    }
+  }
+  return ZERO;
 }
 
 /**

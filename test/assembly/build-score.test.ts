@@ -72,6 +72,19 @@ describe('buildScore', () => {
     expect(score.parts[1]!.measures[2]!.voices[0]!.events[0]).toMatchObject({ kind: 'note', staff: 1 });
   });
 
+  it('starts a right hand whose rests are not printed where the left hand’s note under its first one stands', () => {
+    // 3/4: the left hand plays a quarter and a half; the right hand only a half, over the left hand's half.
+    const right = staffReading(100, TREBLE, 0);
+    const left = staffReading(300, BASS, 0);
+    right.times = [{ x: 170, value: { beats: 3, beatType: 4 } }];
+    left.times = [{ x: 170, value: { beats: 3, beatType: 4 } }];
+    right.items = [stroke(260, 4, true, 0, 0, 'half')];
+    left.items = [stroke(200, 4, true, 0, 0), stroke(260, 4, true, 0, 0, 'half')];
+    const measure = buildScore([{ ...system(0, [right, left]), braces: [[0, 1]] }]).parts[0]!.measures[0]!;
+    const upper = measure.voices.find((v) => v.events[0]!.staff === 1)!;
+    expect(upper.events.map((e) => [e.kind, e.duration.n, e.kind === 'rest' && !!e.hidden])).toEqual([['rest', 1, true], ['note', 2, false]]);
+  });
+
   it('keeps an octave clef and a C clef’s line across a system break where the new system’s clef ran into something', () => {
     const first = system(0, [staffReading(100, { sign: 'G', line: 2, octaveChange: -1 }, 0), staffReading(300, { sign: 'C', line: 3 }, 0)]);
     const second = system(1, [staffReading(100, { sign: 'G', line: 2 }, 0), staffReading(300, { sign: 'C', line: 5 }, 0)]);
