@@ -20,7 +20,8 @@ import type { StaffReading, SystemReading } from './read-page.js';
 import { restType, strokeType, type StaffItem } from './strokes.js';
 import { mostRead, reconcileOpeningKeys } from './opening-keys.js';
 import { inferTimeSignature, settleTimes } from './time-signature.js';
-import { splitVoices, standTogether } from './voices.js';
+import { splitVoices } from './voices.js';
+import { cueNotes, gapsByPlace, handBackTrailing, lateStart, leadingGap, timeGrid, type PlacedItem } from './voice-timing.js';
 
 interface Slot {
   part: number;
@@ -33,12 +34,6 @@ interface Layout {
   slots: Slot[];
   /** Opening clef of each slot in the reference system, to match other systems against. */
   clefs: (Clef | undefined)[];
-}
-
-interface PlacedItem extends TimedItem {
-  source: StaffItem;
-  /** A small note that takes its time (see cueVoice). */
-  cue?: boolean;
 }
 
 interface StaffMeasure {
@@ -188,9 +183,14 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         for (const item of voices.flat().sort((a, b) => a.x - b.x)) {
           events.set(item, toEvent(item, slot.staff, reading!, system, clefAt(reading!, item.x, clefState[s]!), keyState[s]!, accidentalState));
         }
+        // A voice still short once repaired may stand between other staves' notes: their places time it.
+        const grid = timeGrid([...others, ...voices], expected, right);
         voices.forEach((items, v) => {
-          const voiceEvents = items.map((item) => events.get(item)!);
-          if (compare(leads[v]!, ZERO) > 0) voiceEvents.unshift({ kind: 'rest', duration: leads[v]!, dots: 0, staff: slot.staff, hidden: true });
+          const hiddenRest = (duration: Fraction): VoiceEvent[] => (compare(duration, ZERO) > 0 ? [{ kind: 'rest', duration, dots: 0, staff: slot.staff, hidden: true }] : []);
+          const gaps = compare(leads[v]!, ZERO) === 0 ? gapsByPlace(items, grid, expected, system.space) : undefined;
+          const voiceEvents = gaps
+            ? [...items.flatMap((item, k) => [...hiddenRest(gaps[k]!), events.get(item)!]), ...hiddenRest(gaps[items.length]!)]
+            : [...hiddenRest(leads[v]!), ...items.map((item) => events.get(item)!)];
           measure.voices.push({ id: voiceId(slot, v), events: voiceEvents });
         });
         // Clef changes later in the measure hold for the next measure.
@@ -375,76 +375,6 @@ function multiRestRun(system: SystemReading, left: number, right: number): numbe
 
 // ---------------------------------------------------------------------------
 // Events.
-
-/**
- * Time the first voice has run before a later voice's first item: the length of its items standing
- * well left of it (a head and a second voice's head on the same beat can stand a head's width apart;
- * a whole note, moved further aside by a head a second away, starts its measure).
- */
-function leadingGap(first: readonly PlacedItem[], later: readonly PlacedItem[], space: number): Fraction {
-  const start = later[0];
-  if (!start || start.measureRest || start.type === 'whole') return ZERO;
-  const together = (item: PlacedItem) => item.source.kind === 'chord' && start.source.kind === 'chord' && standTogether(item.source, start.source, space);
-  return voiceDuration(first.filter((item) => !item.measureRest && item.x < start.x - space * 1.5 && !together(item)));
-}
-
-/**
- * A staff whose part starts later in the measure than its printed notes show (the rests before them
- * left out, as engravers do in a keyboard's right hand): where the voice falls short by just the
- * onset another staff's complete voice gives the item standing above or below its first one, it
- * starts there.
- */
-function lateStart(items: readonly PlacedItem[], others: readonly PlacedItem[][], expected: Fraction, space: number): Fraction {
-  const first = items[0];
-  const short = sub(expected, voiceDuration(items));
-  if (!first || first.measureRest || compare(short, ZERO) <= 0) return ZERO;
-  for (const voice of others) {
-    if (!equals(voiceDuration(voice), expected)) continue;
-    let onset = ZERO;
-    for (const item of voice) {
-      if (Math.abs(item.x - first.x) < space && !item.grace) return equals(onset, short) ? short : ZERO;
-      onset = add(onset, item.duration);
-    }
-  }
-  return ZERO;
-}
-
-/**
- * A second voice that joins the first for a note or two (a unison with different heads) hands the
- * line back: where the first voice falls short by just what the second runs over, and the second's
- * last items, right of everything in the first, last exactly that long, they are the first's.
- */
-function handBackTrailing(first: PlacedItem[], later: PlacedItem[], laterExpected: Fraction, expected: Fraction): void {
-  const short = sub(expected, voiceDuration(first));
-  if (compare(short, ZERO) <= 0 || !equals(sub(voiceDuration(later), laterExpected), short)) return;
-  const end = Math.max(...first.map((item) => item.x));
-  let tail = ZERO;
-  for (let k = later.length - 1; k > 0 && later[k]!.x > end; k--) {
-    tail = add(tail, later[k]!.duration);
-    if (equals(tail, short)) {
-      first.push(...later.splice(k));
-      return;
-    }
-    if (compare(tail, short) > 0) return;
-  }
-}
-
-/**
- * Notes printed small in a voice beside full-size notes, that the voice needs to fill its measure,
- * are cue notes (a second verse's rhythm, another instrument's line): they take their time, unlike
- * grace notes.
- */
-function cueNotes(voice: PlacedItem[], expected: Fraction): void {
-  const small = voice.filter((item) => item.grace && item.source.kind === 'chord' && item.source.stem);
-  if (!small.length || equals(voiceDuration(voice), expected)) return;
-  const timed = small.reduce((sum, item) => add(sum, notatedDuration(item.type, item.dots)), ZERO);
-  if (!equals(add(voiceDuration(voice), timed), expected)) return;
-  for (const item of small) {
-    item.grace = false;
-    item.cue = true;
-    item.duration = notatedDuration(item.type, item.dots);
-  }
-}
 
 function measureRest(expected: Fraction, staff: number): RestEvent {
   return { kind: 'rest', duration: expected, dots: 0, staff, measureRest: true };
