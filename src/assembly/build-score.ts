@@ -8,7 +8,7 @@
  * system and page to page, so pitches and measure lengths are settled here,
  * in reading order.
  */
-import { add, compare, equals, sub, ZERO, type Fraction } from '../score/fraction.js';
+import { add, compare, sub, ZERO, type Fraction } from '../score/fraction.js';
 import type { Box, Clef, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, TimeSignature, VoiceEvent } from '../score/model.js';
 import { keyAlter, STEPS } from '../score/pitch.js';
 import { diatonicAt } from './clef-pitch.js';
