@@ -207,7 +207,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     const n = kind === 'sharp' ? sharpCount(c, map, space, width) : Math.max(1, Math.round((c.x1 - c.x0) / width));
     const boxes = kind === 'flat' && n > 1 ? splitAtStems(c, map, space) : columnBoxes(c, map, n);
     return boxes.map((box): AccidentalSymbol => ({ ...p, ...box, kind, position: accidentalPosition(staves[p.staff]!, box, kind, space) }));
-  }, 6).flat();
+  }, 6).flat().filter((a, _, all) => !pieceOfAnother(a, all, space));
   headsFollowStems(heads, stems, accidentals, dots, staves, space, (h) => onLedgers(h, map, space));
   const clefs = classComponents(map, idx(['clefG', 'clefF', 'clefC', 'clefOther']), 10).flatMap((c) => clefPieces(c, staves, map, space));
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
@@ -554,6 +554,17 @@ function dotsReadAsHeads(heads: Head[], space: number): Mark[] {
     dots.push({ x0: h.x0, x1: h.x1, y0: h.y - space * 0.25, y1: h.y + space * 0.25, staff: h.staff, confidence: h.confidence, x: h.x, y: h.y });
   }
   return dots;
+}
+
+/**
+ * The model sometimes gives the edge of an accidental another class: a
+ * sliver narrower than any accidental, touching one of another kind at its
+ * height, is part of it (a flat's bowl read as a natural would cancel the
+ * key for the rest of the measure).
+ */
+function pieceOfAnother(a: AccidentalSymbol, all: readonly AccidentalSymbol[], space: number): boolean {
+  if (a.x1 - a.x0 >= space * 0.6) return false;
+  return all.some((o) => o !== a && o.kind !== a.kind && o.staff === a.staff && o.x1 - o.x0 >= space * 0.6 && Math.abs(o.position - a.position) <= 1 && Math.max(o.x0 - a.x1, a.x0 - o.x1) <= space * 0.15);
 }
 
 /**
