@@ -564,7 +564,7 @@ function dotsReadAsHeads(heads: Head[], space: number): Mark[] {
  */
 function pieceOfAnother(a: AccidentalSymbol, all: readonly AccidentalSymbol[], space: number): boolean {
   if (a.x1 - a.x0 >= space * 0.6) return false;
-  return all.some((o) => o !== a && o.kind !== a.kind && o.staff === a.staff && o.x1 - o.x0 >= space * 0.6 && Math.abs(o.position - a.position) <= 1 && Math.max(o.x0 - a.x1, a.x0 - o.x1) <= space * 0.15);
+  return all.some((o) => o !== a && o.kind !== a.kind && o.staff === a.staff && o.x1 - o.x0 >= space * 0.6 && Math.abs(o.position - a.position) <= 1 && Math.max(o.x0 - a.x1, a.x0 - o.x1) <= space * 0.2);
 }
 
 /**
