@@ -31,7 +31,7 @@ import { aggregate, evaluateScore, type ScoreMetrics } from './evaluate/evaluate
 import { formatTable, formatTextTable, type ReportRow } from './evaluate/report.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const DEV_SET = join(ROOT, 'bench/dev-set');
+export const DEV_SET = join(ROOT, 'bench/dev-set');
 /** Short songs with text in the languages the dev set lacks (training/data/build-text-set.ts): judged on text only. */
 const TEXT_SET = join(ROOT, 'bench/text-set');
 const RESULTS = join(ROOT, 'bench/results');
@@ -59,7 +59,7 @@ export const RECOGNIZERS: Record<string, { description: string; recognize: Recog
   },
 };
 
-interface ManifestEntry {
+export interface ManifestEntry {
   id: string;
   category: string;
   pages: number;
@@ -79,12 +79,12 @@ interface DocumentResult {
   metrics: ScoreMetrics;
 }
 
-function filesFor(dir: string, entry: ManifestEntry, condition: Condition): PageFile[] {
+export function filesFor(dir: string, entry: ManifestEntry, condition: Condition): PageFile[] {
   const paths = condition === 'clean' ? [entry.files.pdf] : entry.files[condition];
   return paths.map((p) => ({ filename: p.split('/').pop()!, data: new Uint8Array(readFileSync(join(dir, p))) }));
 }
 
-function manifestOf(dir: string): ManifestEntry[] {
+export function manifestOf(dir: string): ManifestEntry[] {
   return (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { documents: ManifestEntry[] }).documents;
 }
 

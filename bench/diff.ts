@@ -5,21 +5,16 @@
  * measures that differ. For finding out why a benchmark figure is what it is.
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readMusicXml } from '../src/import/musicxml/read-score.js';
 import { recognizeScore } from '../src/recognize/recognize-score.js';
+import { DEV_SET, filesFor, manifestOf, type Condition } from './accuracy.js';
 import { staffNotes, type NoteToken } from './evaluate/evaluate.js';
 
-const DEV_SET = resolve(import.meta.dirname, 'dev-set');
 const [id, condition = 'clean'] = process.argv.slice(2);
-const manifest = JSON.parse(readFileSync(join(DEV_SET, 'manifest.json'), 'utf8')) as {
-  documents: { id: string; files: { pdf: string; truth: string; scan: string[]; photo: string[] } }[];
-};
-const entry = manifest.documents.find((d) => d.id === id);
-if (!entry) throw new Error(`no dev document ${id}; known: ${manifest.documents.map((d) => d.id).join(', ')}`);
-const paths = condition === 'clean' ? [entry.files.pdf] : entry.files[condition as 'scan' | 'photo'];
-const files = paths.map((p) => ({ filename: p.split('/').pop()!, data: new Uint8Array(readFileSync(join(DEV_SET, p))) }));
-const predicted = await recognizeScore(files, { readText: false });
+const entry = manifestOf(DEV_SET).find((d) => d.id === id);
+if (!entry) throw new Error(`no dev document ${id}; known: ${manifestOf(DEV_SET).map((d) => d.id).join(', ')}`);
+const predicted = await recognizeScore(filesFor(DEV_SET, entry, condition as Condition), { readText: false });
 const truth = readMusicXml(new Uint8Array(readFileSync(join(DEV_SET, entry.files.truth))));
 
 const label = (n: NoteToken) => {

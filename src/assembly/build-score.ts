@@ -139,10 +139,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
           const clefs = reading.signatures.clefs.filter((c) => c.x >= left - system.space * 2 && c.x < right);
           for (const c of clefs) {
             const atStart = m === 0 ? c.x < reading.staff.x0 + system.space * NEAR_START_SPACES : false;
-            // An octave clef does not come and go at a system break: a system's opening clef that differs
-            // from the one in force only by the 8 under or over it ran into something on the page.
-            // Nor does a C clef jump two lines there (alto to tenor is one): its box ran into something.
-            if (atStart && !first && (sameClef({ ...c.value, octaveChange: 0 }, { ...clefState[s]!, octaveChange: 0 }) || (c.value.sign === 'C' && clefState[s]!.sign === 'C' && Math.abs(c.value.line - clefState[s]!.line) >= 2))) c.value = clefState[s]!;
+            if (atStart && !first && misreadAtBreak(c.value, clefState[s]!)) c.value = clefState[s]!;
             const changed = !sameClef(c.value, clefState[s]!) || (first && atStart);
             if (!changed && atStart) continue;
             if (!atStart && sameClef(c.value, clefState[s]!)) continue;
@@ -170,7 +167,8 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         // A second voice that enters later starts where the first voice stands at that place; the
         // rests before it are often not printed (a choir's alto joining the soprano's line).
         const others = [...content[si]![m]!.entries()].filter(([slotIndex]) => slotIndex !== s).flatMap(([, sm]) => sm.voices);
-        const leads = voices.map((items, v) => (v > 0 ? leadingGap(voices[0]!, items, system.space) : lateStart(items, others, expected, system.space)));
+        const othersGrid = timeGrid(others, expected, right);
+        const leads = voices.map((items, v) => (v > 0 ? leadingGap(voices[0]!, items, system.space) : lateStart(items, othersGrid, expected, system.space)));
         if (voices.length > 1) handBackTrailing(voices[0]!, voices[1]!, sub(expected, leads[1]!), expected);
         voices.forEach((items, v) => {
           if (v > 0) cueNotes(items, sub(expected, leads[v]!));
@@ -185,8 +183,8 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         }
         // A voice still short once repaired may stand between other staves' notes: their places time it.
         const grid = timeGrid([...others, ...voices], expected, right);
+        const hiddenRest = (duration: Fraction): VoiceEvent[] => (compare(duration, ZERO) > 0 ? [{ kind: 'rest', duration, dots: 0, staff: slot.staff, hidden: true }] : []);
         voices.forEach((items, v) => {
-          const hiddenRest = (duration: Fraction): VoiceEvent[] => (compare(duration, ZERO) > 0 ? [{ kind: 'rest', duration, dots: 0, staff: slot.staff, hidden: true }] : []);
           const gaps = compare(leads[v]!, ZERO) === 0 ? gapsByPlace(items, grid, expected, system.space) : undefined;
           const voiceEvents = gaps
             ? [...items.flatMap((item, k) => [...hiddenRest(gaps[k]!), events.get(item)!]), ...hiddenRest(gaps[items.length]!)]
@@ -284,6 +282,17 @@ function clefDistance(a: Clef | undefined, b: Clef | undefined): number {
 
 function openingClef(reading: StaffReading): Clef | undefined {
   return reading.signatures.clefs[0]?.value;
+}
+
+/**
+ * A system's opening clef that cannot be a change from the clef in force: an octave clef does not
+ * come and go at a system break, nor does a C clef jump two lines there (alto to tenor is one). The
+ * clef's box ran into something on the page.
+ */
+function misreadAtBreak(read: Clef, current: Clef): boolean {
+  const octaveOnly = sameClef({ ...read, octaveChange: 0 }, { ...current, octaveChange: 0 });
+  const cClefJump = read.sign === 'C' && current.sign === 'C' && Math.abs(read.line - current.line) >= 2;
+  return octaveOnly || cClefJump;
 }
 
 function sameClef(a: Clef | undefined, b: Clef | undefined): boolean {

@@ -2,8 +2,8 @@
  * When the items of a voice happen: where the printed notes leave the time
  * open (rests an engraver left out, a voice that joins another for a note,
  * small notes), the other voices and staves of the system say it. Each
- * helper looks at one measure of one staff; build-score.ts calls them before
- * a voice is repaired.
+ * helper looks at one measure of one staff; build-score.ts calls them around
+ * the repair of its voices (measure-repair.ts).
  */
 import { add, compare, equals, frac, mul, sub, toNumber, ZERO, type Fraction } from '../score/fraction.js';
 import { notatedDuration } from '../score/timeline.js';
@@ -33,22 +33,14 @@ export function leadingGap(first: readonly PlacedItem[], later: readonly PlacedI
 /**
  * A staff whose part starts later in the measure than its printed notes show (the rests before them
  * left out, as engravers do in a keyboard's right hand): where the voice falls short by just the
- * onset another staff's complete voice gives the item standing above or below its first one, it
- * starts there.
+ * onset the other staves' complete voices give the place of its first item, it starts there.
  */
-export function lateStart(items: readonly PlacedItem[], others: readonly PlacedItem[][], expected: Fraction, space: number): Fraction {
+export function lateStart(items: readonly PlacedItem[], grid: readonly TimePoint[], expected: Fraction, space: number): Fraction {
   const first = items[0];
   const short = sub(expected, voiceDuration(items));
   if (!first || first.measureRest || compare(short, ZERO) <= 0) return ZERO;
-  for (const voice of others) {
-    if (!equals(voiceDuration(voice), expected)) continue;
-    let onset = ZERO;
-    for (const item of voice) {
-      if (Math.abs(item.x - first.x) < space && !item.grace) return equals(onset, short) ? short : ZERO;
-      onset = add(onset, item.duration);
-    }
-  }
-  return ZERO;
+  const inLine = grid.find((p) => Math.abs(p.x - first.x) < space);
+  return inLine && equals(inLine.onset, short) ? short : ZERO;
 }
 
 /**
