@@ -122,15 +122,33 @@ function excerptOf(rng: Rng, full: Score, source: SampleSource): { score: Score;
   return { score, source: { ...source, measures: [from, from + length], ...(parts && { parts }) } };
 }
 
-function pickRender(rng: Rng, score: Score): RenderOptions {
+/**
+ * What a split is drawn from, beyond its seed. The defaults are the original split's; a focused split
+ * (small staves on scans and photos, steep beams) changes the ranges without changing the random
+ * stream, so the same (seed, index) still picks the same music.
+ */
+export interface SplitOptions {
+  /** Staff space in pixels, drawn log-uniform between the two. */
+  staffSpace: [number, number];
+  /** Relative weights of the clean, scan and photo conditions. */
+  conditions: [number, number, number];
+  /** Verovio's steepest beam, when not its default. */
+  beamMaxSlope?: number;
+}
+
+export const DEFAULT_SPLIT: SplitOptions = { staffSpace: [8, 30], conditions: [0.4, 0.3, 0.3] };
+
+function pickRender(rng: Rng, score: Score, split: SplitOptions): RenderOptions {
   const pageWidth = rng.int(1700, 2600);
+  const [small, large] = split.staffSpace;
   return {
     font: rng.pick(VEROVIO_FONTS),
     pageWidth,
     pageHeight: Math.round(pageWidth * rng.range(1.29, 1.42)),
-    // Log-uniform between 8 and 30 px: small staves are as common as large ones.
-    staffSpacePx: Math.round(8 * Math.exp(rng.next() * Math.log(30 / 8))),
+    // Log-uniform: small staves are as common as large ones.
+    staffSpacePx: Math.round(small * Math.exp(rng.next() * Math.log(large / small))),
     hideEmptyStaves: score.parts.length > 8 && rng.chance(0.5),
+    ...(split.beamMaxSlope !== undefined && { beamMaxSlope: split.beamMaxSlope }),
   };
 }
 
@@ -159,14 +177,15 @@ function moveLabels(labels: PageLabels, geometry: Geometry | undefined): { label
   };
 }
 
-export async function generateSample(seed: number, index: number, files: TrainingFiles, out: string): Promise<number> {
+export async function generateSample(seed: number, index: number, files: TrainingFiles, out: string, split = DEFAULT_SPLIT): Promise<number> {
   const rng = createRng(seed * 1_000_003 + index);
   const { score, source } = await pickSource(rng, files);
-  const render = pickRender(rng, score);
+  const render = pickRender(rng, score, split);
   const pages = await renderPages(score, render);
   // Long excerpts spill over several pages; the first two are plenty per sample.
   for (const [p, page] of pages.slice(0, 2).entries()) {
-    const condition = rng.weighted<Condition>([['clean', 0.4], ['scan', 0.3], ['photo', 0.3]]);
+    const [clean, scan, photo] = split.conditions;
+    const condition = rng.weighted<Condition>([['clean', clean], ['scan', scan], ['photo', photo]]);
     const degradeSeed = rng.int(0, 2 ** 31 - 1);
     const degraded = condition === 'scan' ? degradeScan(page.image, degradeSeed) : condition === 'photo' ? degradePhoto(page.image, degradeSeed) : undefined;
     const image = degraded?.image ?? page.image;
@@ -189,8 +208,23 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '1' },
       start: { type: 'string', default: '0' },
       out: { type: 'string', default: '.data/train' },
+      // e.g. --staff-space 5,12 --conditions 0.2,0.4,0.4 --beam-max-slope 20
+      'staff-space': { type: 'string' },
+      conditions: { type: 'string' },
+      'beam-max-slope': { type: 'string' },
     },
   });
+  const numbers = (text: string | undefined, length: number, name: string): number[] | undefined => {
+    if (text === undefined) return undefined;
+    const list = text.split(',').map(Number);
+    if (list.length !== length || list.some((n) => !Number.isFinite(n) || n < 0)) throw new Error(`--${name} takes ${length} numbers separated by commas`);
+    return list;
+  };
+  const split: SplitOptions = {
+    staffSpace: (numbers(values['staff-space'], 2, 'staff-space') as [number, number] | undefined) ?? DEFAULT_SPLIT.staffSpace,
+    conditions: (numbers(values.conditions, 3, 'conditions') as [number, number, number] | undefined) ?? DEFAULT_SPLIT.conditions,
+    ...(values['beam-max-slope'] !== undefined && { beamMaxSlope: Number(values['beam-max-slope']) }),
+  };
   const count = Number(values.count);
   const seed = Number(values.seed);
   const start = Number(values.start);
@@ -200,7 +234,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   let pages = 0;
   for (let i = start; i < start + count; i++) {
-    pages += await generateSample(seed, i, files, out);
+    pages += await generateSample(seed, i, files, out, split);
     if ((i - start + 1) % 10 === 0 || i === start + count - 1) {
       const seconds = (performance.now() - started) / 1000;
       console.log(`${i - start + 1}/${count} samples, ${pages} pages, ${(pages / seconds).toFixed(2)} pages/s`);

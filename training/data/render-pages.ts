@@ -31,6 +31,8 @@ export interface RenderOptions {
   staffSpacePx: number;
   /** Hide staves that are empty on a system (orchestral scores). */
   hideEmptyStaves: boolean;
+  /** Verovio's steepest beam (0–20; its default is 10). Other engravers slope beams far more. */
+  beamMaxSlope?: number;
 }
 
 /** A staff on the page, in pixels. */
@@ -127,6 +129,7 @@ async function renderWith(score: Score, options: RenderOptions, adjustPageHeight
     footer: 'none',
     condense: options.hideEmptyStaves ? 'auto' : 'none',
     adjustPageHeight,
+    ...(options.beamMaxSlope !== undefined && { beamMaxSlope: options.beamMaxSlope }),
   });
   if (!tk.loadData(writeMusicXml(score, { encodingDate: '2026-01-01' }))) throw new Error('Verovio could not load the score');
   const staffOf = staffIndex(score);

@@ -61,11 +61,68 @@ class SymbolNet(nn.Module):
         return self.head(d1)
 
 
-def load_tiles(path):
-    meta = json.load(open(path + ".json"))
-    size, count = meta["size"], meta["count"]
-    raw = np.fromfile(path, dtype=np.uint8).reshape(count, 2, size, size)
-    return raw, meta
+def load_tiles(paths):
+    """One or more tile files (export-tiles.ts) of the same tile size, as one array."""
+    metas = [json.load(open(p + ".json")) for p in paths]
+    size = metas[0]["size"]
+    if any(m["size"] != size or m["classes"] != metas[0]["classes"] for m in metas):
+        raise SystemExit("tile files differ in tile size or classes")
+    raw = np.concatenate([np.fromfile(p, dtype=np.uint8).reshape(m["count"], 2, size, size) for p, m in zip(paths, metas)])
+    merged = {"size": size, "count": int(raw.shape[0]), "classes": metas[0]["classes"], "pages": sum(m.get("pages", 0) for m in metas)}
+    for key in ("sources", "conditions"):
+        merged[key] = {}
+        for m in metas:
+            for k, v in m.get(key, {}).items():
+                merged[key][k] = merged[key].get(k, 0) + v
+    return raw, merged
+
+
+def conv_bn_pairs(model):
+    """Each convolution with the batch norm right after it (None for the head), in forward order."""
+    mods = list(model.modules())
+    pairs = []
+    for i, m in enumerate(mods):
+        if isinstance(m, nn.Conv2d):
+            nxt = mods[i + 1] if i + 1 < len(mods) else None
+            pairs.append((m, nxt if isinstance(nxt, nn.BatchNorm2d) else None))
+    return pairs
+
+
+def load_onnx(model, path):
+    """Starts from a shipped model. Its export folded each batch norm into the convolution before
+    it, so each convolution takes the folded weights and its batch norm becomes the identity plus the
+    folded bias, with statistics that stay frozen (see freeze_norms): the network then computes
+    exactly what the shipped model does, and fine-tuning moves on from there."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(path).graph
+    init = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    pairs = conv_bn_pairs(model)
+    if len(convs) != len(pairs):
+        raise SystemExit(f"{path} has {len(convs)} convolutions, the network {len(pairs)}")
+    with torch.no_grad():
+        for node, (conv, bn) in zip(convs, pairs):
+            weight = torch.tensor(init[node.input[1]])
+            bias = torch.tensor(init[node.input[2]]) if len(node.input) > 2 else torch.zeros(weight.shape[0])
+            if weight.shape != conv.weight.shape:
+                raise SystemExit(f"{path}: convolution {node.name} is {tuple(weight.shape)}, the network's {tuple(conv.weight.shape)}")
+            conv.weight.copy_(weight)
+            if bn is None:
+                conv.bias.copy_(bias)
+            else:
+                bn.weight.fill_(1.0)
+                bn.bias.copy_(bias)
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+
+
+def freeze_norms(model):
+    """Batch norms use their stored statistics while fine-tuning (their scale and shift still learn)."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
 
 
 def half_labels(masks):
@@ -88,7 +145,8 @@ def augment(img, rng):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tiles", default=".data/tiles.bin")
+    ap.add_argument("--tiles", nargs="+", default=[".data/tiles.bin"])
+    ap.add_argument("--init", help="fine-tune from this ONNX model (one exported by this script) instead of from scratch")
     ap.add_argument("--out", default="models/symbols.onnx")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--minutes", type=float, default=30)
@@ -115,10 +173,17 @@ def main():
     weights = torch.tensor((freq.sum() / freq) ** 0.5, dtype=torch.float32)
     weights = weights / weights.mean()
 
-    model = SymbolNet(classes).to(device)
+    model = SymbolNet(classes)
+    if args.init:
+        load_onnx(model, args.init)
+    model = model.to(device)
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     rng = np.random.default_rng(args.seed)
+    # The starting model's figures on the same validation tiles, so the card shows what fine-tuning changed.
+    before = evaluate(model, raw, labels, val_idx, classes, device) if args.init else None
+    if before:
+        print(f"before fine-tuning: pixel accuracy {before['pixel_accuracy']}, mean IoU {before['mean_iou_symbols']}", flush=True)
     started = time.time()
     budget = args.minutes * 60
     step = 0
@@ -133,6 +198,8 @@ def main():
         for g in opt.param_groups:
             g["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0)))
         model.train()
+        if args.init:
+            freeze_norms(model)
         loss = F.cross_entropy(model(x), y, weight=weights.to(device))
         opt.zero_grad()
         loss.backward()
@@ -154,11 +221,12 @@ def main():
         "classes": meta["classes"],
         "architecture": "U-Net, strided stem, widths 16/32/48/64, batch norm folded at export",
         "parameters": params,
-        "training": {"tiles": int(n), "pages": meta.get("pages"), "sources": meta.get("sources"), "conditions": meta.get("conditions"), "seed": args.seed, "minutes": args.minutes, "steps": step, "batch": args.batch, "lr": args.lr, "device": device},
+        "training": {"tiles": int(n), "pages": meta.get("pages"), "sources": meta.get("sources"), "conditions": meta.get("conditions"), "seed": args.seed, "init": args.init and os.path.basename(args.init), "tile_files": [os.path.basename(t) for t in args.tiles], "minutes": args.minutes, "steps": step, "batch": args.batch, "lr": args.lr, "device": device},
         # Sources by kind are in training.sources: corpus = OpenScore Lieder (CC0) and Hauptstimme orchestral scores (CC0)
         # minus the dev set; humdrum = Polish Music Heritage corpus (CC BY 4.0, attribution required); random = seeded generator.
         "data": "Verovio-engraved pages (Leipzig, Bravura, Leland, Petaluma, Gootville): corpus = OpenScore Lieder (CC0) and Hauptstimme orchestral scores (CC0) minus the dev set; humdrum = Polish Music Heritage corpus (CC BY 4.0, attribution required); random = seeded random music; clean, scan- and photo-degraded (see training.sources and training.conditions)",
         "validation": metrics,
+        **({"validation_before_fine_tuning": before} if before else {}),
     }
     with open(os.path.splitext(args.out)[0] + ".card.json", "w") as f:
         json.dump(card, f, indent=2)
