@@ -113,7 +113,20 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
     }
   }
   const strokes: Stroke[] = [];
-  for (const [stem, group] of byStem) strokes.push(strokeFromStem(stem, group, symbols, space));
+  for (const [stem, group] of byStem) {
+    const unison = halvesInUnison(group);
+    if (!unison.length) {
+      strokes.push(strokeFromStem(stem, group, symbols, space));
+      continue;
+    }
+    // A quarter and a half in unison, side by side with their stems all but touching between them,
+    // read as one stem: two voices' notes, not one chord (a chord's heads share one value). The head
+    // left of the stem is the up-stem voice's, the one right of it the down-stem voice's; any beam
+    // or flag is the black head's.
+    const black = strokeFromStem(stem, group.filter((h) => !unison.includes(h)), symbols, space);
+    black.up = black.x < stem.x;
+    strokes.push(black, makeStroke(unison, stem, !black.up, 0, 0, symbols, space));
+  }
   for (const group of stacks(stemless, space)) strokes.push(makeStroke(group, undefined, undefined, 0, 0, symbols, space));
   const rests = symbols.rests.map((rest): RestStroke => {
     const x = (rest.x0 + rest.x1) / 2;
@@ -121,6 +134,15 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
     return { kind: 'rest', staff: rest.staff, rest, x0: rest.x0, x1: rest.x1, y0: rest.y0, y1: rest.y1, x, dots: dotsAfter(rest.x1, [{ x, y }], symbols, space), y, confidence: rest.confidence };
   });
   return [...strokes, ...rests];
+}
+
+/**
+ * The half heads of a stem's group that stand at the very position of one of its black heads. Only a
+ * unison does that; a half head elsewhere in a chord of black heads is more likely a black one the
+ * model misread, and stays in the chord (which takes its value from one head).
+ */
+function halvesInUnison(group: readonly Head[]): Head[] {
+  return group.filter((h) => h.kind === 'half' && group.some((b) => b.kind === 'black' && b.position === h.position && b.staff === h.staff));
 }
 
 /** How far, in spaces, a down-stem reaches below the head it belongs to, at the least. */

@@ -507,10 +507,14 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
     const cx1 = c.x0 + ((k + 1) * width) / columns;
     // Rows of this column that hold head pixels, at class-map resolution.
     const rows = new Set<number>();
+    const classes = new Map<number, number>();
     for (const i of c.pixels) {
       const x = (i % map.width) * MAP_SCALE + MAP_SCALE / 2;
-      if (x >= cx0 && x < cx1) rows.add(Math.floor(i / map.width));
+      if (x < cx0 || x >= cx1) continue;
+      rows.add(Math.floor(i / map.width));
+      classes.set(map.data[i]!, (classes.get(map.data[i]!) ?? 0) + 1);
     }
+    const own = columnKind(kind, classes);
     const sorted = [...rows].sort((a, b) => a - b);
     let runStart = 0;
     for (let r = 1; r <= sorted.length; r++) {
@@ -530,11 +534,28 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
         const position = ledgerPosition(staffPosition(staff, x, y), map, cx0, cx1, y, space);
         if (used.has(position)) continue;
         used.add(position);
-        heads.push({ ...p, x0: cx0, x1: cx1, y0: y - space / 2, y1: y + space / 2, kind, x, y, position, small: cx1 - cx0 < unit * 0.8 });
+        heads.push({ ...p, x0: cx0, x1: cx1, y0: y - space / 2, y1: y + space / 2, kind: own, x, y, position, small: cx1 - cx0 < unit * 0.8 });
       }
     }
   }
   return heads;
+}
+
+/**
+ * The kind of one column of a split head component. A component takes the
+ * kind most of its pixels have, but a quarter and a half in unison, printed
+ * side by side, touch and make one component of two kinds: a column where
+ * black and hollow differ from the component's kind by a clear majority
+ * (two thirds of the column's head pixels) is a head of that kind. Whole
+ * heads are set a head and a half wide and are not split this way.
+ */
+function columnKind(kind: HeadKind, classes: ReadonlyMap<number, number>): HeadKind {
+  if (kind === 'whole') return kind;
+  const black = classes.get(CLASS_INDEX.noteheadBlack) ?? 0;
+  const half = classes.get(CLASS_INDEX.noteheadHalf) ?? 0;
+  if (kind === 'black' && half >= 2 * black && half > 0) return 'half';
+  if (kind === 'half' && black >= 2 * half && black > 0) return 'black';
+  return kind;
 }
 
 /**

@@ -72,4 +72,21 @@ describe('buildStrokes', () => {
     const items = chords(buildStrokes(s, SPACE));
     expect(items.map((c) => [c.up, c.heads[0]!.x, c.dots])).toEqual([[false, 114, 1], [true, 100, 0]]);
   });
+
+  it('splits a quarter and a half in unison, read as one stem between them, into two voices’ notes', () => {
+    // A quarter's head, then a half's at the same pitch, one stem seen between them (running down).
+    const quarter = head(100, 130, 2);
+    const half: Head = { ...head(114, 130, 2), kind: 'half' };
+    const items = chords(buildStrokes(symbols([quarter, half], [stem(107, 130, 172)]), SPACE));
+    expect(items.map((c) => [c.up, c.heads])).toEqual([[false, [half]], [true, [quarter]]]);
+  });
+
+  it('keeps a half head in a chord of black heads, at another pitch, in that chord', () => {
+    // More likely a black head the model misread than a note of its own.
+    const low = head(100, 142, 4);
+    const high: Head = { ...head(100, 130, 2), kind: 'half' };
+    const items = chords(buildStrokes(symbols([low, high], [stem(107, 88, 142)]), SPACE));
+    expect(items).toHaveLength(1);
+    expect(items[0]!.heads).toHaveLength(2);
+  });
 });

@@ -88,6 +88,15 @@ describe('readSymbols', () => {
     expect(heads.map((h) => [h.x0, h.position])).toEqual([[200, 10], [300, 9]]);
   });
 
+  it('reads a quarter’s head and a half’s side by side at one pitch, touching, as a black head and a half head', () => {
+    const map = mapWithStem([]);
+    // One component, page x 200–232 on the second line: mostly black on the left, hollow on the right.
+    paint(map, CLASS_INDEX.noteheadBlack, 100, 109, 53, 59);
+    paint(map, CLASS_INDEX.noteheadHalf, 109, 116, 53, 59);
+    const { heads } = readSymbols(map, [staff], SPACE);
+    expect(heads.map((h) => [h.kind, h.position])).toEqual([['black', 2], ['half', 2]]);
+  });
+
   it('takes no rest from the edge of a whole note the model called a whole rest', () => {
     const map = mapWithStem([]);
     // A whole note in the top space (page y 106–118) whose lower edge reads as a whole rest …
