@@ -65,8 +65,10 @@ function isBeamBand(c: Component, width: number, s: number): boolean {
   if (c.area < 0.75 * spans.reduce((a, b) => a + b, 0)) return false;
   const mid = fitLine(xs, mids);
   if (mid.residual > s * 0.2) return false;
-  // One edge straight too (the other steps where a second beam starts or stops).
-  const edges = [top, bottom].map((edge) => fitLine(xs, xs.map((x) => edge[x]!)).residual);
+  // One edge straight too (the other steps where a second beam starts or stops), but for the
+  // columns where a head or a stem crossing the band took pixels from its edge: the line is fitted
+  // again through the four fifths of the columns nearest the first fit.
+  const edges = [top, bottom].map((edge) => trimmedFit(xs, xs.map((x) => edge[x]!), 0.8).residual);
   if (Math.min(...edges) > s * 0.15) return false;
   // Level beams the model reads well; a level band it calls something else is something else (a
   // tuplet bracket's span, a line of lettering).
@@ -77,6 +79,16 @@ function isBeamBand(c: Component, width: number, s: number): boolean {
   const secant = Math.hypot(1, slope);
   const inner = spans.slice(Math.floor(n * 0.15), Math.ceil(n * 0.85));
   return inner.length > 0 && Math.min(...inner) >= 0.35 * s * secant && Math.max(...inner) <= 2.2 * s * secant;
+}
+
+/** {@link fitLine} through the fraction `keep` of the points nearest a first fit through all of them. */
+function trimmedFit(xs: readonly number[], ys: readonly number[], keep: number): { slope: number; residual: number } {
+  const first = fitLine(xs, ys);
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  const off = xs.map((x, k) => Math.abs(ys[k]! - (my + first.slope * (x - mx))));
+  const nearest = [...off.keys()].sort((a, b) => off[a]! - off[b]!).slice(0, Math.max(2, Math.ceil(xs.length * keep)));
+  return fitLine(nearest.map((k) => xs[k]!), nearest.map((k) => ys[k]!));
 }
 
 /** Least-squares line through the points (xs[k], ys[k]): its slope and the RMS distance of the points from it. */

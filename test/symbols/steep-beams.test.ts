@@ -29,6 +29,21 @@ describe('repaintSteepBeams', () => {
     expect(count(map, CLASS_INDEX.beam)).toBeGreaterThan(100);
   });
 
+  it('repaints such a band whose edge a head crossing it has notched, as a falling double beam painted as whole notes', () => {
+    const map = blankMap();
+    // Two beams falling 0.8 map pixels a column over eight spaces, painted as whole noteheads. Where
+    // they leave the first stem only a sliver of the lower beam is painted so (the rest given to the
+    // stem's classes), and a head sits on the lower edge for a space near the far end, leaving only
+    // the upper beam there.
+    const secant = Math.hypot(1, 0.8);
+    const top = (x: number) => 40 + 0.8 * (x - 40) + (x < 46 ? 5 * secant : 0);
+    const depth = (x: number) => (x < 46 ? 2 : x >= 78 && x < 86 ? 3 : 7.5) * secant;
+    paintBand(map, 40, 88, top, depth, CLASS_INDEX.noteheadWhole);
+    paintStem(map, 39, 40, 80);
+    repaintSteepBeams(map, SPACE);
+    expect(count(map, CLASS_INDEX.noteheadWhole)).toBe(0);
+  });
+
   it('leaves a curved slur, a level band, a short band and a band on no stem as they are', () => {
     const cases: [string, (map: ClassMap) => void][] = [
       // A heavy slur climbing as steeply, but bowed by a space.
