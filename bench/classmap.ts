@@ -33,6 +33,8 @@ function colour(c: number): [number, number, number] {
   return [Math.round(r * 255 * dark), Math.round(g * 255 * dark), Math.round(b * 255 * dark)];
 }
 
+const palette = SYMBOL_CLASSES.map((_, c) => colour(c));
+
 let index = 0;
 for await (const { raster } of decodePages(filesFor(DEV_SET, entry, condition as Condition), { dpi: RECOGNITION_PDF_DPI })) {
   if (index++ !== wanted) continue;
@@ -48,14 +50,14 @@ for await (const { raster } of decodePages(filesFor(DEV_SET, entry, condition as
       out.set([g, g, g], (y * width + x) * 3);
       const c = map.data[Math.min(map.height - 1, y >> 1) * map.width + Math.min(map.width - 1, x >> 1)]!;
       present.add(c);
-      out.set(colour(c), ((height + y) * width + x) * 3);
+      out.set(palette[c]!, ((height + y) * width + x) * 3);
     }
   }
   mkdirSync(values.out, { recursive: true });
   const file = join(values.out, `${id}-${condition}-${wanted + 1}.png`);
   writeFileSync(file, encodePng({ width, height: height * 2, channels: 3, data: out }));
   console.log(`${file}: ${width} × ${height * 2} (page above, classes below); ${staves.length} staves`);
-  for (const c of [...present].sort((a, b) => a - b)) console.log(`  ${String(c).padStart(2)} ${SYMBOL_CLASSES[c]} rgb(${colour(c).join(', ')})`);
+  for (const c of [...present].sort((a, b) => a - b)) console.log(`  ${String(c).padStart(2)} ${SYMBOL_CLASSES[c]} rgb(${palette[c]!.join(', ')})`);
   process.exit(0);
 }
 throw new Error(`${id} / ${condition} has ${index} pages`);

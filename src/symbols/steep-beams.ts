@@ -82,17 +82,23 @@ function isBeamBand(c: Component, width: number, s: number): boolean {
 }
 
 /** {@link fitLine} through the fraction `keep` of the points nearest a first fit through all of them. */
-function trimmedFit(xs: readonly number[], ys: readonly number[], keep: number): { slope: number; residual: number } {
+function trimmedFit(xs: readonly number[], ys: readonly number[], keep: number): Line {
   const first = fitLine(xs, ys);
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  const off = xs.map((x, k) => Math.abs(ys[k]! - (my + first.slope * (x - mx))));
+  const off = xs.map((x, k) => Math.abs(ys[k]! - first.at(x)));
   const nearest = [...off.keys()].sort((a, b) => off[a]! - off[b]!).slice(0, Math.max(2, Math.ceil(xs.length * keep)));
   return fitLine(nearest.map((k) => xs[k]!), nearest.map((k) => ys[k]!));
 }
 
-/** Least-squares line through the points (xs[k], ys[k]): its slope and the RMS distance of the points from it. */
-function fitLine(xs: readonly number[], ys: readonly number[]): { slope: number; residual: number } {
+interface Line {
+  slope: number;
+  /** RMS distance of the fitted points from the line. */
+  residual: number;
+  /** The line's y at x. */
+  at(x: number): number;
+}
+
+/** Least-squares line through the points (xs[k], ys[k]). */
+function fitLine(xs: readonly number[], ys: readonly number[]): Line {
   const n = xs.length;
   const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;
@@ -103,8 +109,9 @@ function fitLine(xs: readonly number[], ys: readonly number[]): { slope: number;
     sxx += (xs[k]! - mx) ** 2;
   }
   const slope = sxx ? sxy / sxx : 0;
-  const residual = Math.sqrt(ys.reduce((sum, y, k) => sum + (y - (my + slope * (xs[k]! - mx))) ** 2, 0) / n);
-  return { slope, residual };
+  const at = (x: number) => my + slope * (x - mx);
+  const residual = Math.sqrt(ys.reduce((sum, y, k) => sum + (y - at(xs[k]!)) ** 2, 0) / n);
+  return { slope, residual, at };
 }
 
 /** Whether a stem pixel touches the band (a beam always hangs on stems; a slur does not). */

@@ -182,9 +182,9 @@ export async function generateSample(seed: number, index: number, files: Trainin
   const { score, source } = await pickSource(rng, files);
   const render = pickRender(rng, score, split);
   const pages = await renderPages(score, render);
+  const [clean, scan, photo] = split.conditions;
   // Long excerpts spill over several pages; the first two are plenty per sample.
   for (const [p, page] of pages.slice(0, 2).entries()) {
-    const [clean, scan, photo] = split.conditions;
     const condition = rng.weighted<Condition>([['clean', clean], ['scan', scan], ['photo', photo]]);
     const degradeSeed = rng.int(0, 2 ** 31 - 1);
     const degraded = condition === 'scan' ? degradeScan(page.image, degradeSeed) : condition === 'photo' ? degradePhoto(page.image, degradeSeed) : undefined;
