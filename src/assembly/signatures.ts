@@ -48,7 +48,11 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageS
     .filter((c, i) => i === 0 || plausibleClef(c, staff, space));
   const clefs = clefSymbols.map((c) => ({ x: (c.x0 + c.x1) / 2, value: readClef(c, staff) }));
   const heads = mine(symbols.heads);
-  const times = groupTime(mine(symbols.time), space).filter((t) => plausibleTime(t.value, staff));
+  // A time change must be clearly seen: amid the music, the model calls pieces of steep beams and
+  // of crossing slurs time glyphs now and then, less sure of them than of a real signature.
+  const times = groupTime(mine(symbols.time), space).filter(
+    (t) => plausibleTime(t.value, staff) && (!heads.some((h) => h.x < t.x) || meanConfidence(t.value) >= TIME_CHANGE_CONFIDENCE),
+  );
   const accidentals = mine(symbols.accidentals);
   const keyAccidentals = new Set<AccidentalSymbol>();
   const keys: Placed<number>[] = [];
@@ -151,6 +155,13 @@ function plausibleClef(c: ClefSymbol, staff: Staff, space: number): boolean {
 }
 
 /** Time-signature glyphs stand on the staff, centred on its middle line, two spaces tall or more. */
+/** Least mean model confidence of the glyphs of a time signature that changes the time amid a staff. */
+const TIME_CHANGE_CONFIDENCE = 0.8;
+
+function meanConfidence(glyphs: readonly TimeGlyph[]): number {
+  return glyphs.reduce((sum, g) => sum + g.confidence, 0) / glyphs.length;
+}
+
 function plausibleTime(glyphs: readonly TimeGlyph[], staff: Staff): boolean {
   const x0 = Math.min(...glyphs.map((g) => g.x0));
   const x1 = Math.max(...glyphs.map((g) => g.x1));

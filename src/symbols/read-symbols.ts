@@ -244,7 +244,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   }
   // A brace curves, so its box is about a space wide or more; a stretch of a bracket's straight bar is narrower.
   const braces = joinBraceParts(classComponents(map, idx(['braceBracket']), 10), space).filter(
-    (c) => c.y1 - c.y0 > space * 6 && c.x1 - c.x0 > space * 0.85 && (c.y1 - c.y0 < space * 26 || isBrace(c, map, space)),
+    (c) => c.y1 - c.y0 > space * 6 && c.x1 - c.x0 > space * 0.85 && isBrace(c, map, space),
   );
   // The stroke through a cut-time C stands the height of the staff's middle: it is not a barline.
   const cutStrokes = time.filter((t) => t.common);
@@ -300,7 +300,7 @@ function isBrace(c: Component, map: ClassMap, space: number): boolean {
   const rows = [...sum.keys()].sort((a, b) => a - b);
   const inner = rows.slice(Math.floor(rows.length * 0.15), Math.ceil(rows.length * 0.85)).map((y) => (sum.get(y)![0] / sum.get(y)![1]) * MAP_SCALE);
   if (inner.length < 4) return false;
-  return Math.max(...inner) - Math.min(...inner) > space * 0.5;
+  return Math.max(...inner) - Math.min(...inner) > space * 0.35;
 }
 
 /**

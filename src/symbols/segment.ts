@@ -14,7 +14,7 @@ import { onnxModel, type OnnxModel } from './onnx-model.js';
 
 export const SYMBOL_MODEL_FILE = 'symbols.onnx';
 /** Version of the committed model (its card's `version`), written into every recognised MusicXML. */
-export const SYMBOL_MODEL_VERSION = 'symbols-1';
+export const SYMBOL_MODEL_VERSION = 'symbols-3';
 
 /** Class index per pixel at half the prepared page's resolution (0 = background). */
 export interface ClassMap {

@@ -100,5 +100,14 @@ describe('staffSignatures', () => {
     symbols.clefs = [{ ...hook, y0: at(0), y1: at(8) }];
     expect(staffSignatures(0, bracketed, symbols, [], SPACE).clefs.map((c) => c.value.sign)).toEqual(['C']);
   });
-});
 
+  it('believes a time change amid the music only when the model is sure of its glyphs; the opening time always', () => {
+    // A C across the staff's middle (positions 2–6), like the one a steep beam's stretch was taken for.
+    const common = (x: number, confidence: number) => ({ x0: x, x1: x + 22, y0: at(2) - 2, y1: at(6) + 2, staff: 0, confidence, common: true });
+    const symbols = page([]);
+    symbols.time = [common(50, 0.6), common(300, 0.73)];
+    expect(staffSignatures(0, staff, symbols, [], SPACE).times.map((t) => t.x)).toEqual([50]);
+    symbols.time = [common(50, 0.6), common(300, 0.93)];
+    expect(staffSignatures(0, staff, symbols, [], SPACE).times.map((t) => t.x)).toEqual([50, 300]);
+  });
+});

@@ -45,15 +45,27 @@ describe('readSymbols', () => {
     const map = mapWithStem([]);
     // Inclusive bounds, as a brace's parts are measured.
     const brace = (x0: number, x1: number, y0: number, y1: number) => paint(map, CLASS_INDEX.braceBracket, x0, x1 + 1, y0, y1 + 1);
-    // A grand staff's brace broken twice (map rows 10–80, gaps of two spaces less a little) …
-    brace(10, 18, 10, 35);
-    brace(11, 19, 40, 55);
-    brace(9, 17, 60, 80);
-    // … and the next one, more than three spaces below; a bracket's bar (narrower than a space) is none.
-    brace(10, 18, 100, 140);
+    // A grand staff's brace broken twice (map rows 10–80, gaps of two spaces less a little); a brace
+    // curves, so its middle part stands further left …
+    brace(13, 21, 10, 35);
+    brace(8, 16, 40, 55);
+    brace(13, 21, 60, 80);
+    // … and the next one, more than three spaces below, unbroken; a bracket's bar (narrower than a space) is none.
+    brace(13, 21, 100, 113);
+    brace(8, 16, 114, 127);
+    brace(13, 21, 128, 140);
     brace(60, 63, 10, 80);
     const { braces } = readSymbols(map, [staff], SPACE);
     expect(braces.map((b) => [b.y0, b.y1])).toEqual([[20, 162], [200, 282]]);
+  });
+
+  it('takes a straight stretch of a bracket, with its hook, for no brace however wide the hook makes it', () => {
+    const map = mapWithStem([]);
+    // A bracket's bar over two staves (map rows 10–80), the top hook reaching right: the model labelled
+    // only this stretch of a longer bracket, so it would otherwise join two staves into one instrument.
+    paint(map, CLASS_INDEX.braceBracket, 10, 13, 10, 81);
+    paint(map, CLASS_INDEX.braceBracket, 10, 22, 8, 11);
+    expect(readSymbols(map, [staff], SPACE).braces).toEqual([]);
   });
 
   it('reads a grand staff barline the model called a stem on the staves and a barline in the gap', () => {
