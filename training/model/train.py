@@ -13,8 +13,11 @@ compute of a full-resolution U-Net goes; noteheads are still 6 px tall there
 and staff lines survive in the features. It must run in WebAssembly in about a
 second per page, so it stays under a few hundred thousand parameters.
 
-Reproducible: the seed fixes initialisation, tile order and augmentation.
-Uses Debian's python3-torch (CPU) or CUDA when available.
+Reproducible: the seed fixes initialisation, tile order and augmentation (on one
+kind of device; a GPU's kernels are not bit-for-bit a CPU's). Uses Debian's
+python3-torch on a CPU, or CUDA when available: then every tile is held on the
+GPU and batches are cut, augmented and run there in bfloat16. Tile files may be
+packed by pack-tiles.py to carry them to such a machine (models/README.md).
 """
 import argparse
 import json
