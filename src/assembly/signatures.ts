@@ -154,7 +154,6 @@ function plausibleClef(c: ClefSymbol, staff: Staff, space: number): boolean {
   return c.y1 - c.y0 >= CLEF_MIN_HEIGHT[c.kind] * space && middle > 1 && middle < 7 && c.confidence >= 0.7;
 }
 
-/** Time-signature glyphs stand on the staff, centred on its middle line, two spaces tall or more. */
 /** Least mean model confidence of the glyphs of a time signature that changes the time amid a staff. */
 const TIME_CHANGE_CONFIDENCE = 0.8;
 
@@ -162,6 +161,7 @@ function meanConfidence(glyphs: readonly TimeGlyph[]): number {
   return glyphs.reduce((sum, g) => sum + g.confidence, 0) / glyphs.length;
 }
 
+/** Time-signature glyphs stand on the staff, centred on its middle line, two spaces tall or more. */
 function plausibleTime(glyphs: readonly TimeGlyph[], staff: Staff): boolean {
   const x0 = Math.min(...glyphs.map((g) => g.x0));
   const x1 = Math.max(...glyphs.map((g) => g.x1));

@@ -20,6 +20,7 @@ GPU and batches are cut, augmented and run there in bfloat16. Tile files may be
 packed by pack-tiles.py to carry them to such a machine (models/README.md).
 """
 import argparse
+import inspect
 import json
 import lzma
 import math
@@ -201,9 +202,10 @@ def main():
     args = ap.parse_args()
     widths = tuple(int(w) for w in args.widths.split(","))
     if args.export_state:
-        model = SymbolNet(40, widths)
-        model.load_state_dict(torch.load(args.export_state, map_location="cpu"))
-        export(model, args.out, "cpu")
+        state = torch.load(args.export_state, map_location="cpu")
+        model = SymbolNet(state["head.weight"].shape[0], widths)
+        model.load_state_dict(state)
+        export(model, args.out)
         return
 
     random.seed(args.seed)
@@ -294,7 +296,7 @@ def main():
     with open(os.path.splitext(args.out)[0] + ".card.json", "w") as f:
         json.dump(card, f, indent=2)
     print(json.dumps(metrics, indent=2))
-    export(model, args.out, device)
+    export(model, args.out)
 
 
 def evaluate(model, raw, idx, classes):
@@ -320,11 +322,11 @@ def evaluate(model, raw, idx, classes):
     return {"pixel_accuracy": round(float(correct / total), 4), "mean_iou_symbols": round(float(np.mean([inter[c] / union[c] for c in present])), 4), "iou_by_class": iou}
 
 
-def export(model, out, device):
+def export(model, out):
     model = model.cpu().eval()
     # TorchScript export (the only one in torch 1.13; newer torch defaults to another) folds each
     # batch norm into its convolution, which load_onnx relies on.
-    legacy = {"dynamo": False} if "dynamo" in torch.onnx.export.__code__.co_varnames else {}
+    legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
     torch.onnx.export(
         model, torch.zeros(1, 1, 256, 256), out, input_names=["image"], output_names=["logits"],
         dynamic_axes={"image": {2: "height", 3: "width"}, "logits": {2: "h2", 3: "w2"}}, opset_version=13, **legacy,
