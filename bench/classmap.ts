@@ -1,5 +1,5 @@
 /**
- * `npm run bench:classmap -- <document id> [clean|scan|photo] [page]` — what the symbol model
+ * `npm run bench:classmap -- <document id> [clean|scan|photo] [page] [--repaint]` — what the symbol model
  * sees and says on one dev-set page: writes `<out>/<id>-<condition>-<page>.png`, the prepared page
  * (gray, at the canonical staff space) above its class map at the same scale, one colour per
  * class, with a legend of the classes present. For finding out why the engine reads a measure
@@ -14,10 +14,11 @@ import { RECOGNITION_PDF_DPI } from '../src/recognize/recognize-score.js';
 import { CANONICAL_STAFF_SPACE, preparePage } from '../src/preparation/prepare-page.js';
 import { findStaves } from '../src/staves/find-staves.js';
 import { segmentSymbols } from '../src/symbols/segment.js';
+import { repaintSteepBeams } from '../src/symbols/steep-beams.js';
 import { SYMBOL_CLASSES } from '../src/symbols/symbol-classes.js';
 import { DEV_SET, filesFor, manifestOf, type Condition } from './accuracy.js';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { out: { type: 'string', default: '.data/classmaps' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { out: { type: 'string', default: '.data/classmaps' }, repaint: { type: 'boolean', default: false } } });
 const [id, condition = 'clean', pageText = '1'] = positionals;
 const entry = manifestOf(DEV_SET).find((d) => d.id === id);
 if (!entry) throw new Error(`no dev document ${id}; known: ${manifestOf(DEV_SET).map((d) => d.id).join(', ')}`);
@@ -41,6 +42,8 @@ for await (const { raster } of decodePages(filesFor(DEV_SET, entry, condition as
   const prepared = preparePage(raster);
   const staves = findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE);
   const map = await segmentSymbols(prepared.gray, staves);
+  // --repaint: the map as the reader sees it, after the steep-beam repair.
+  if (values.repaint) repaintSteepBeams(map, CANONICAL_STAFF_SPACE);
   const { width, height } = prepared.gray;
   const out = new Uint8Array(width * height * 2 * 3);
   const present = new Set<number>();

@@ -156,6 +156,91 @@ def uniform(gen, n, lo, hi, device):
     return lo + (hi - lo) * torch.rand(n, generator=gen, device=device)
 
 
+SPACE = 12.0  # canonical staff space of prepared pages and their tiles, in pixels
+
+
+def soft_band(dist, half, soft):
+    """Ink coverage (0..1) of a stroke whose centre is `dist` pixels away, half as wide as `half`,
+    with edges blurred over `soft` pixels (all broadcast tensors)."""
+    return ((half - dist.abs()) / soft + 0.5).clamp(0.0, 1.0)
+
+
+def draw_steep_beams(img, mask, gen, p, cls):
+    """Draws, in place, a steep beamed group over a fraction p of the tiles: one to three stacked
+    beams climbing or falling at 20–60 degrees, two to four stems hanging from them, kneed (stems on
+    both sides) now and then, each ending in a black head; the class map takes beam, stem and head.
+
+    Why: Verovio caps a beam's slope at 20 degrees, but LilyPond and hand engravers draw far steeper
+    beams where notes a tenth apart are close together, and a model that never saw one paints it as a
+    patchwork of slur, head and dynamics. Drawn over whatever the tile holds (staff lines, notes,
+    text), the band teaches the shape, not a context. img, mask: N x 1 x H x W (0..1 ink dark; class
+    indices as floats), before geometric jitter so that the group is jittered too."""
+    device = img.device
+    n, _, h, w = img.shape
+    chosen = torch.nonzero(torch.rand(n, generator=gen, device=device) < p)[:, 0]
+    s = len(chosen)
+    if s == 0:
+        return
+    def u(lo, hi):
+        return uniform(gen, s, lo, hi, device)[:, None, None]
+    def coin(q):
+        return (torch.rand(s, generator=gen, device=device) < q)[:, None, None]
+    ys = torch.arange(h, device=device, dtype=torch.float32)[None, :, None]
+    xs = torch.arange(w, device=device, dtype=torch.float32)[None, None, :]
+    angle = u(20.0, 60.0) * math.pi / 180
+    slope = torch.tan(angle) * torch.where(coin(0.5), 1.0, -1.0)
+    # Horizontal extent, stem to stem, climbing at most ten spaces.
+    length = torch.minimum(u(2.5, 12.0), 10.0 / slope.abs()) * SPACE
+    secant = torch.sqrt(1 + slope * slope)
+    x0 = u(0.0, 1.0) * (w - length)
+    x1 = x0 + length
+    yc = u(0.2, 0.8) * h
+    xc = (x0 + x1) / 2
+    line = yc + slope * (xs - xc)  # centre of the first beam
+    thick = u(0.42, 0.55) * SPACE  # across the beam
+    soft = u(0.7, 2.0)
+    ink = u(0.8, 1.0)  # how dark the drawn ink is
+    count = 1 + coin(0.6).float() + (coin(0.2) & coin(0.6)).float()  # 1, 2 or 3 beams
+    side = torch.where(coin(0.5), 1.0, -1.0)  # where the heads hang (+1 below); extra beams stack toward them
+    kneed = coin(0.35)
+    within = (xs >= x0 - 0.3) & (xs <= x1 + 0.3)
+    beam = torch.zeros(s, h, w, device=device)
+    for k in range(3):
+        centre = line + side * k * 0.75 * SPACE * secant
+        beam = torch.maximum(beam, soft_band((ys - centre) / secant, thick / 2, soft) * within * (count > k))
+    stems = torch.zeros_like(beam)
+    heads = torch.zeros_like(beam)
+    stem_count = torch.randint(2, 5, (s, 1, 1), generator=gen, device=device)
+    for j in range(4):
+        frac = j / (stem_count - 1).clamp(min=1)
+        live = (frac <= 1.0) & (stem_count > j)
+        sx = x0 + frac.clamp(max=1.0) * length
+        # Kneed groups send each stem either way; the end stems of a plain group all go to `side`.
+        way = torch.where(kneed & coin(0.5), -side, side)
+        at_beam = yc + slope * (sx - xc) + way * 0.5 * thick * secant
+        tip = at_beam + way * u(2.2, 4.5) * SPACE
+        top, bottom = torch.minimum(at_beam, tip), torch.maximum(at_beam, tip)
+        in_stem = (ys >= top) & (ys <= bottom)
+        stems = torch.maximum(stems, soft_band(xs - sx, u(0.55, 0.9), soft) * in_stem * live)
+        # The head sits left of a stem that rises from it, right of one that falls from it.
+        hx = sx + torch.where(way > 0, -1.0, 1.0) * 0.55 * SPACE
+        hy = tip
+        cos, sin = math.cos(-0.35), math.sin(-0.35)
+        dx, dy = xs - hx, ys - hy
+        ex = (dx * cos + dy * sin) / (0.62 * SPACE)
+        ey = (-dx * sin + dy * cos) / (0.42 * SPACE)
+        radius = torch.sqrt(ex * ex + ey * ey)
+        heads = torch.maximum(heads, ((1 - radius) * 0.5 * SPACE / soft + 0.5).clamp(0.0, 1.0) * live)
+    cover = torch.maximum(torch.maximum(beam, stems), heads)
+    sub_img = img[chosen, 0]
+    img[chosen, 0] = sub_img * (1 - cover * ink)
+    sub_mask = mask[chosen, 0]
+    sub_mask = torch.where(stems > 0.5, float(cls["stem"]), sub_mask)
+    sub_mask = torch.where(beam > 0.5, float(cls["beam"]), sub_mask)
+    sub_mask = torch.where(heads > 0.5, float(cls["noteheadBlack"]), sub_mask)
+    mask[chosen, 0] = sub_mask
+
+
 def augment(tiles, gen, args, bits):
     """A batch of uint8 tiles (N x 2 x H x W: image, classes) → model input and half-resolution labels.
 
@@ -167,6 +252,8 @@ def augment(tiles, gen, args, bits):
     n = tiles.shape[0]
     img = tiles[:, 0:1].float() / 255.0
     mask = tiles[:, 1:2].float()
+    if args.steep_beams > 0:
+        draw_steep_beams(img, mask, gen, args.steep_beams, args.class_index)
     if args.scale_jitter > 0 or args.rotate > 0:
         scale = torch.exp(uniform(gen, n, -math.log1p(args.scale_jitter), math.log1p(args.scale_jitter), device))
         angle = uniform(gen, n, -args.rotate, args.rotate, device) * math.pi / 180
@@ -196,6 +283,7 @@ def main():
     ap.add_argument("--widths", default="16,32,48,64", help="channels at 1/2, 1/4, 1/8 and 1/16 resolution")
     ap.add_argument("--scale-jitter", type=float, default=0.0, help="tiles are scaled by up to this fraction either way")
     ap.add_argument("--rotate", type=float, default=0.0, help="tiles are rotated by up to this many degrees either way")
+    ap.add_argument("--steep-beams", type=float, default=0.0, help="fraction of tiles that get a steep beamed group drawn over them")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--version", default="symbols-1")
     ap.add_argument("--export-state", help="only export this saved state (a .pt written beside a trained model) to --out")
@@ -219,6 +307,7 @@ def main():
     raw = torch.from_numpy(raw_np).to(device)
     del raw_np
     classes = len(meta["classes"])
+    args.class_index = {name: i for i, name in enumerate(meta["classes"])}
     n = raw.shape[0]
     order = np.random.permutation(n)
     val_idx, train_idx = order[: max(64, n // 20)], order[max(64, n // 20):]
@@ -286,7 +375,7 @@ def main():
         "classes": meta["classes"],
         "architecture": f"U-Net, strided stem, widths {'/'.join(map(str, widths))}, batch norm folded at export",
         "parameters": params,
-        "training": {"tiles": int(n), "pages": meta.get("pages"), "sources": meta.get("sources"), "conditions": meta.get("conditions"), "image_bits": meta["bits"], "seed": args.seed, "init": args.init and os.path.basename(args.init), "tile_files": [os.path.basename(t) for t in args.tiles], "minutes": args.minutes, "steps": step, "batch": args.batch, "lr": args.lr, "scale_jitter": args.scale_jitter, "rotate_degrees": args.rotate, "device": torch.cuda.get_device_name() if device == "cuda" else "cpu"},
+        "training": {"tiles": int(n), "pages": meta.get("pages"), "sources": meta.get("sources"), "conditions": meta.get("conditions"), "image_bits": meta["bits"], "seed": args.seed, "init": args.init and os.path.basename(args.init), "tile_files": [os.path.basename(t) for t in args.tiles], "minutes": args.minutes, "steps": step, "batch": args.batch, "lr": args.lr, "scale_jitter": args.scale_jitter, "rotate_degrees": args.rotate, "steep_beams": args.steep_beams, "device": torch.cuda.get_device_name() if device == "cuda" else "cpu"},
         # Sources by kind are in training.sources: corpus = OpenScore Lieder (CC0) and Hauptstimme orchestral scores (CC0)
         # minus the dev set; humdrum = Polish Music Heritage corpus (CC BY 4.0, attribution required); random = seeded generator.
         "data": "Verovio-engraved pages (Leipzig, Bravura, Leland, Petaluma, Gootville): corpus = OpenScore Lieder (CC0) and Hauptstimme orchestral scores (CC0) minus the dev set; humdrum = Polish Music Heritage corpus (CC BY 4.0, attribution required); random = seeded random music; clean, scan- and photo-degraded (see training.sources and training.conditions)",
