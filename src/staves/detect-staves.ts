@@ -76,15 +76,34 @@ export function detectStaves(ink: BinaryImage, options: StaffDetectionOptions): 
   const chains = mergeChains(chainSegments(segmentsByStrip, space), space);
   const staves = chains
     .filter((chain) => chain.length >= Math.max(2, Math.min(4, strips / 6)))
-    .map((chain) => toStaff(chain, stripWidth, ink, space))
-    .sort((a, b) => a.lines[0]![0]! - b.lines[0]![0]!);
+    .map((chain) => toStaff(chain, stripWidth, ink, space));
+  const unique = withoutRetraced(staves);
   if (tablatureVotes > Math.max(2, staffVotes)) {
     throw new OmrError('UNSUPPORTED_TABLATURE', 'This page is written in six-line guitar tablature, which ScoreSight does not read. Use a page in standard notation.');
   }
-  if (!staves.length) {
+  if (!unique.length) {
     throw new OmrError('NO_MUSIC_DETECTED', 'No music staves were found on this page. Check that it is a page of printed music, in focus and not cropped.');
   }
-  return staves;
+  return unique;
+}
+
+/**
+ * One staff traced twice is kept once, the longer trace. Where a strip yields two candidate
+ * groups for one staff (a thickened line read as two), the second starts a chain of its own that
+ * runs beside the first; two staves never share rows over the same stretch of page.
+ */
+export function withoutRetraced(staves: readonly Staff[]): Staff[] {
+  const kept: Staff[] = [];
+  // Compared where both run (midway along their common stretch), since a page's staves need not be level.
+  const sameRows = (a: Staff, b: Staff) => {
+    if (a.x0 >= b.x1 || b.x0 >= a.x1) return false;
+    const x = (Math.max(a.x0, b.x0) + Math.min(a.x1, b.x1)) / 2;
+    return staffLineY(a, 0, x) < staffLineY(b, 4, x) && staffLineY(b, 0, x) < staffLineY(a, 4, x);
+  };
+  for (const staff of [...staves].sort((a, b) => b.x1 - b.x0 - (a.x1 - a.x0))) {
+    if (!kept.some((k) => sameRows(k, staff))) kept.push(staff);
+  }
+  return kept.sort((a, b) => a.lines[0]![0]! - b.lines[0]![0]!);
 }
 
 /** Rows a plain line fills: its own 1–3 pixels, and one more each side (see the row fill above). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { binarize, inkThreshold, otsuThreshold } from '../../src/preparation/binarize.js';
 import { estimateShear, estimateSkew } from '../../src/preparation/deskew.js';
 import { flattenBackground } from '../../src/preparation/normalize.js';
-import { CANONICAL_STAFF_SPACE, preparePage, toPreparedPoint, toSourcePoint, type PageTransform } from '../../src/preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, cubic, preparePage, toPreparedPoint, toSourcePoint, type PageTransform } from '../../src/preparation/prepare-page.js';
 import { measureStaffMetrics } from '../../src/preparation/staff-metrics.js';
 import { degradeScan } from '../../training/data/degrade.js';
 import { blankPage, drawLines, fillRect } from '../support/draw.js';
@@ -21,6 +21,14 @@ function staffPage(space: number, thickness: number, staves = 6) {
 }
 
 describe('page preparation', () => {
+  it('enlarges with Catmull-Rom weights: samples kept where they fall, weights summing to one', () => {
+    expect(cubic(0)).toEqual([0, 1, 0, 0]);
+    expect(cubic(0.5)).toEqual([-1 / 16, 9 / 16, 9 / 16, -1 / 16]);
+    for (const t of [0.1, 0.3, 0.7, 0.95]) expect(cubic(t).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    // A straight ramp is reproduced exactly (bilinear does too; the cubic also keeps edges steep).
+    expect(cubic(0.3).reduce((sum, w, k) => sum + w * (10 * k), 0)).toBeCloseTo(13, 12);
+  });
+
   it('measures line thickness and staff space from the page', () => {
     for (const [space, thickness] of [[10, 1], [16, 2], [24, 3]] as const) {
       const { page } = staffPage(space, thickness);

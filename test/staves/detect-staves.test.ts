@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { CANONICAL_STAFF_SPACE, preparePage, toPreparedPoint, toSourcePoint } from '../../src/preparation/prepare-page.js';
-import { detectStaves, staffLineY } from '../../src/staves/detect-staves.js';
+import { detectStaves, staffLineY, withoutRetraced, type Staff } from '../../src/staves/detect-staves.js';
 import { groupSystems } from '../../src/staves/systems.js';
 import { degradePhoto, degradeScan } from '../../training/data/degrade.js';
 import { generateRandomScore } from '../../training/data/random-score.js';
@@ -80,6 +80,25 @@ describe('staff detection', () => {
     const tops = staves.map((s) => toSourcePoint(prepared.transform, 700, staffLineY(s, 0, 700))[1]);
     expect(tops.length).toBe(3);
     [200, 500, 800].forEach((top, i) => expect(Math.abs(tops[i]! - top)).toBeLessThan(1.5));
+  });
+
+  it('keeps a staff traced twice once, the longer trace, and keeps neighbours on a tilted page apart', () => {
+    // A staff with its lines at `top` + 12 l on the left, climbing `rise` px by x = 2400.
+    const staff = (top: number, x0: number, x1: number, rise = 0): Staff => ({
+      xs: [x0, x1],
+      lines: [0, 1, 2, 3, 4].map((l) => [top + 12 * l - (rise * x0) / 2400, top + 12 * l - (rise * x1) / 2400]),
+      x0,
+      x1,
+      space: 12,
+    });
+    const whole = staff(2145, 300, 2430);
+    const piece = staff(2146, 300, 890);
+    expect(withoutRetraced([piece, staff(1000, 300, 2430), whole])).toEqual([staff(1000, 300, 2430), whole]);
+    // Two staves 1.5 spaces apart, tilted by more than that across the page: each one's rows overlap
+    // the other's somewhere, but never at the same x.
+    const upper = staff(1000, 300, 2400, 80);
+    const lower = staff(1066, 300, 2400, 80);
+    expect(withoutRetraced([lower, upper])).toEqual([upper, lower]);
   });
 
   it('refuses six-line tablature with UNSUPPORTED_TABLATURE', () => {
