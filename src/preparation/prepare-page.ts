@@ -131,13 +131,13 @@ export function transformLabels(labels: GrayImage, t: PageTransform): GrayImage 
 
 /**
  * Rotates by −skew, shears upright and scales in one resampling. Strong reductions are area
- * averaged first, since bilinear sampling alone would drop thin lines. Strong enlargements (a
- * photo or scan whose staff space is under 8 px) are sampled bicubically: bilinear sampling
- * blurs each source pixel across two to three output pixels, and on a 5 px staff the ledger
+ * averaged first, since bilinear sampling alone would drop thin lines. Enlargements (a photo
+ * or scan whose staff space is under 10 px) are sampled bicubically: bilinear sampling blurs
+ * each source pixel across as many output pixels as the scale, and on a 5 px staff the ledger
  * lines, chord heads and beams of a page run together; the cubic keeps their edges.
  */
 /** Source pixels per output pixel below which the page is sampled bicubically (see straighten). */
-const ENLARGING = 0.67;
+const ENLARGING = 0.85;
 
 function straighten(image: GrayImage, skew: number, shear: number, scale: number): GrayImage {
   let src = image;
