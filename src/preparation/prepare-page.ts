@@ -129,6 +129,9 @@ export function transformLabels(labels: GrayImage, t: PageTransform): GrayImage 
   return { width: t.width, height: t.height, data: out };
 }
 
+/** Source pixels per output pixel below which the page is sampled bicubically (see straighten). */
+const ENLARGING = 0.85;
+
 /**
  * Rotates by −skew, shears upright and scales in one resampling. Strong reductions are area
  * averaged first, since bilinear sampling alone would drop thin lines. Enlargements (a photo
@@ -136,9 +139,6 @@ export function transformLabels(labels: GrayImage, t: PageTransform): GrayImage 
  * each source pixel across as many output pixels as the scale, and on a 5 px staff the ledger
  * lines, chord heads and beams of a page run together; the cubic keeps their edges.
  */
-/** Source pixels per output pixel below which the page is sampled bicubically (see straighten). */
-const ENLARGING = 0.85;
-
 function straighten(image: GrayImage, skew: number, shear: number, scale: number): GrayImage {
   let src = image;
   if (scale < 0.75) {
