@@ -89,8 +89,8 @@ export function detectStaves(ink: BinaryImage, options: StaffDetectionOptions): 
 
 /**
  * One staff traced twice is kept once, the longer trace. Where a strip yields two candidate
- * groups for one staff (a thickened line read as two), the second starts a chain of its own that
- * runs beside the first; two staves never share rows over the same stretch of page.
+ * groups for one staff, the second starts a chain of its own that runs beside the first (seen on
+ * an orchestral scan enlarged twofold); two staves never share rows over the same stretch of page.
  */
 export function withoutRetraced(staves: readonly Staff[]): Staff[] {
   const kept: Staff[] = [];
