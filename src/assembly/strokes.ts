@@ -127,7 +127,10 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
     black.up = black.x < stem.x;
     strokes.push(black, makeStroke(unison, stem, !black.up, 0, 0, symbols, space));
   }
-  for (const group of stacks(stemless, space)) strokes.push(makeStroke(group, undefined, undefined, 0, 0, symbols, space));
+  for (const group of stacks(stemless, space)) {
+    const stem = stemUnderBeam(group, symbols, space);
+    strokes.push(stem ? strokeFromStem(stem, group, symbols, space) : makeStroke(group, undefined, undefined, 0, 0, symbols, space));
+  }
   const rests = symbols.rests.map((rest): RestStroke => {
     const x = (rest.x0 + rest.x1) / 2;
     const y = (rest.y0 + rest.y1) / 2;
@@ -223,6 +226,53 @@ function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefin
     y1,
     confidence,
   };
+}
+
+/**
+ * The stem of black heads that show none, where a beam says there is one: the class map loses a
+ * stem inside a steep beam that runs close by its head, or on a blurred photo between a chord's
+ * heads and its beam. Beam pixels in the column where a down-stem (the heads' left edge) or an
+ * up-stem (their right edge) would run, within a stem's length of the heads, make the stem,
+ * from the heads to the far side of that beam stack. Undefined where neither side has one, and
+ * for open heads (a whole note beside another voice's beam keeps no stem).
+ */
+function stemUnderBeam(group: readonly Head[], symbols: PageSymbols, space: number): Stem | undefined {
+  if (!group.every((h) => h.kind === 'black' && !h.small)) return undefined;
+  const { map } = symbols;
+  const top = Math.min(...group.map((h) => h.y));
+  const bottom = Math.max(...group.map((h) => h.y));
+  const sides = [
+    { x: Math.min(...group.map((h) => h.x0)) + space * 0.1, from: bottom, way: 1 },
+    { x: Math.max(...group.map((h) => h.x1)) - space * 0.1, from: top, way: -1 },
+  ];
+  const found = sides.map(({ x, from, way }) => {
+    const col = Math.round(x / MAP_SCALE);
+    if (col < 0 || col >= map.width) return undefined;
+    const isBeam = (y: number) => y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.beam;
+    // From just past the head's edge out to a long stem's length; then to the stack's far side.
+    const start = Math.round((from + way * space * 0.4) / MAP_SCALE);
+    const stop = Math.round((from + way * space * 3.5) / MAP_SCALE);
+    let y = start;
+    while (y !== stop && !isBeam(y)) y += way;
+    if (y === stop) return undefined;
+    let gap = 0;
+    let far = y;
+    // Through the stack: beams a quarter space apart, so a short gap belongs to it.
+    for (let yy = y; gap * MAP_SCALE <= space * 0.4 && yy >= 0 && yy < map.height; yy += way) {
+      if (isBeam(yy)) {
+        far = yy;
+        gap = 0;
+      } else gap++;
+    }
+    return { x, tip: (far + (way > 0 ? 1 : 0)) * MAP_SCALE, way, near: Math.abs(y * MAP_SCALE - from) };
+  });
+  const [down, up] = found;
+  const pick = down && up ? (down.near <= up.near ? down : up) : (down ?? up);
+  if (!pick) return undefined;
+  const staff = group[0]!.staff;
+  const confidence = Math.min(...group.map((h) => h.confidence));
+  const [y0, y1] = pick.way > 0 ? [top, pick.tip] : [pick.tip, bottom];
+  return { x: pick.x, x0: pick.x, x1: pick.x, y0, y1, staff, confidence };
 }
 
 /** Stemless heads at one x are one chord (whole notes, or heads whose stem was missed). */

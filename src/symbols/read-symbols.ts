@@ -171,7 +171,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
 
   // A stem is a space and a half long at the least; shorter where a steep beam comes down close to its
   // head, and then it ends in the beam.
-  const stems = joinStems(placed(['stem'], (c, p) => (c.x1 - c.x0 <= space * 0.8 ? { ...p, x: (c.x0 + c.x1) / 2 } : undefined), 1), space).filter(
+  const stems = joinStems(placed(['stem'], (c, p) => stemOf(c, p, map.width, space), 1), space).filter(
     (st) => st.y1 - st.y0 >= space * 1.5 || (st.y1 - st.y0 >= space * 0.7 && endsInBeam(st, map)),
   );
   const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
@@ -307,6 +307,29 @@ function isBrace(c: Component, map: ClassMap, space: number): boolean {
  * A chord's stem runs through its heads, whose pixels cut it into pieces;
  * pieces on one line with head-sized gaps between them are one stem again.
  */
+/**
+ * A stem component as a stem: narrow, or on a blurred photo a little wider where it meets its heads,
+ * but then thin (under half a space) on three rows in four: two stems side by side that touch, the
+ * second's running down from a head beside the first's tip, are wide wherever both run. Placed
+ * where its pixels are.
+ */
+function stemOf(c: Component, p: Placed, width: number, space: number): Stem | undefined {
+  if (c.x1 - c.x0 <= space * 0.8) return { ...p, x: (c.x0 + c.x1) / 2 };
+  if (c.x1 - c.x0 > space * 1.2) return undefined;
+  const rows = new Map<number, [number, number]>();
+  let sum = 0;
+  for (const i of c.pixels) {
+    const x = i % width;
+    sum += x;
+    const row = rows.get(i - x);
+    if (row) rows.set(i - x, [Math.min(row[0], x), Math.max(row[1], x)]);
+    else rows.set(i - x, [x, x]);
+  }
+  const thin = [...rows.values()].filter(([a, b]) => (b - a + 1) * MAP_SCALE <= space * 0.5).length;
+  if (thin < rows.size * 0.75) return undefined;
+  return { ...p, x: (sum / c.pixels.length + 0.5) * MAP_SCALE };
+}
+
 function joinStems(pieces: readonly Stem[], space: number): Stem[] {
   // Top to bottom, so that each piece meets the stem grown from the pieces above it (sorting by x first
   // would let a piece a pixel further left skip the gap-sized piece between).

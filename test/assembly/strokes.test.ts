@@ -89,4 +89,20 @@ describe('buildStrokes', () => {
     expect(items).toHaveLength(1);
     expect(items[0]!.heads).toHaveLength(2);
   });
+
+  it('gives black heads that show no stem the stem a beam below their left edge says they have', () => {
+    // A chord (x 100, heads y 118–142) whose stem the class map lost; one level beam 2.5 spaces
+    // below its lowest head, spanning the head's left edge (map columns 40–60, rows 86–88).
+    const width = 120;
+    const map: ClassMap = { width, height: 120, data: new Uint8Array(width * 120), confidence: new Uint8Array(width * 120) };
+    for (let x = 40; x <= 60; x++) for (let y = 86; y < 89; y++) map.data[y * width + x] = CLASS_INDEX.beam;
+    const heads = [head(100, 118, 0), head(100, 130, 2), head(100, 142, 4)];
+    const [stroke] = chords(buildStrokes(symbols(heads, [], map), SPACE));
+    expect(stroke).toMatchObject({ up: false, beams: 1, hooks: 1 });
+    expect(stroke!.stem).toMatchObject({ y0: 118, y1: 178 });
+    // Without the beam, or with half heads, no stem is made up.
+    expect(chords(buildStrokes(symbols(heads, []), SPACE))[0]).toMatchObject({ stem: undefined, hooks: 0 });
+    const halves = heads.map((h): Head => ({ ...h, kind: 'half' }));
+    expect(chords(buildStrokes(symbols(halves, [], map), SPACE))[0]).toMatchObject({ stem: undefined, hooks: 0 });
+  });
 });

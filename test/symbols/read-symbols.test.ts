@@ -41,6 +41,19 @@ describe('readSymbols', () => {
     expect(stems.map((s) => s.x)).toEqual([201]);
   });
 
+  it('keeps a stem blurred wide where it meets its heads, and drops two stems side by side that touch', () => {
+    // Map rows 60–90. Left: a stem two map pixels wide, five wide over its top four rows (0.83 spaces).
+    // Right: two stems two pixels apart, joined along their common stretch (rows 70–90).
+    const map = mapWithStem([]);
+    paint(map, CLASS_INDEX.stem, 60, 62, 60, 91);
+    paint(map, CLASS_INDEX.stem, 58, 63, 60, 64);
+    paint(map, CLASS_INDEX.stem, 140, 142, 60, 91);
+    paint(map, CLASS_INDEX.stem, 142, 145, 70, 91);
+    const { stems } = readSymbols(map, [staff], SPACE);
+    expect(stems).toHaveLength(1);
+    expect(stems[0]!.x).toBeCloseTo(121.7, 0);
+  });
+
   it('joins a brace that fell apart into parts one above the other, and keeps separate braces apart', () => {
     const map = mapWithStem([]);
     // Inclusive bounds, as a brace's parts are measured.
