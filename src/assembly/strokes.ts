@@ -116,7 +116,11 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
   for (const [stem, group] of byStem) {
     const unison = halvesInUnison(group);
     if (!unison.length) {
-      strokes.push(strokeFromStem(stem, group, symbols, space));
+      const stroke = strokeFromStem(stem, group, symbols, space);
+      // A piece of stem that stays among its heads says nothing of the stroke's value; a beam may.
+      // Its side still tells which way the stem goes: down from the heads' left edge, up from their right.
+      const beamed = !stroke.hooks && stemReach(stroke) < space * 0.5 ? stemUnderBeam(group, symbols, space, stem.x < stroke.x ? 'down' : 'up') : undefined;
+      strokes.push(beamed ? strokeFromStem(beamed, group, symbols, space) : stroke);
       continue;
     }
     // A quarter and a half in unison, side by side with their stems all but touching between them,
@@ -136,7 +140,34 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
     const y = (rest.y0 + rest.y1) / 2;
     return { kind: 'rest', staff: rest.staff, rest, x0: rest.x0, x1: rest.x1, y0: rest.y0, y1: rest.y1, x, dots: dotsAfter(rest.x1, [{ x, y }], symbols, space), y, confidence: rest.confidence };
   });
-  return [...strokes, ...rests];
+  return [...withoutStemFragments(strokes, symbols, space), ...rests];
+}
+
+/** How far a stroke's stem runs past its outermost head (negative where it stops among them). */
+function stemReach({ heads, stem }: Stroke): number {
+  if (!stem) return 0;
+  return Math.max(Math.min(...heads.map((h) => h.y)) - stem.y0, stem.y1 - Math.max(...heads.map((h) => h.y)));
+}
+
+/**
+ * A blurred chord's stem can come apart, and a piece of it left beside the heads (reaching under two
+ * spaces past them, with no beam or flag) then takes a head or two as a chord of its own. Where a
+ * chord with a stem of its own stands at the same place, right beside those heads, they are that
+ * chord's.
+ */
+function withoutStemFragments(strokes: readonly Stroke[], symbols: PageSymbols, space: number): Stroke[] {
+  const out = [...strokes];
+  for (const piece of strokes) {
+    if (!piece.stem || piece.hooks || piece.grace || !out.includes(piece) || stemReach(piece) >= space * 2) continue;
+    // Its heads and the chord's stand close (a third apart at most): an octave above a chord is a note of its own.
+    const near = (s: Stroke) => Math.min(...s.heads.flatMap((a) => piece.heads.map((b) => Math.abs(a.y - b.y)))) <= space * 1.6;
+    const host = out.find((s) => s !== piece && s.stem && s.staff === piece.staff && !s.grace && Math.abs(s.x - piece.x) < space * 0.6 && stemReach(s) >= space * 2 && near(s));
+    if (!host) continue;
+    const heads = [...host.heads, ...piece.heads.filter((h) => !host.heads.includes(h))];
+    out.splice(out.indexOf(host), 1, strokeFromStem(host.stem!, heads, symbols, space));
+    out.splice(out.indexOf(piece), 1);
+  }
+  return out;
 }
 
 /**
@@ -236,18 +267,18 @@ function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefin
  * from the heads to the far side of that beam stack. Undefined where neither side has one, and
  * for open heads (a whole note beside another voice's beam keeps no stem).
  */
-function stemUnderBeam(group: readonly Head[], symbols: PageSymbols, space: number): Stem | undefined {
+function stemUnderBeam(group: readonly Head[], symbols: PageSymbols, space: number, only?: 'up' | 'down'): Stem | undefined {
   if (!group.every((h) => h.kind === 'black' && !h.small)) return undefined;
   const { map } = symbols;
   const top = Math.min(...group.map((h) => h.y));
   const bottom = Math.max(...group.map((h) => h.y));
   const sides = [
-    { x: Math.min(...group.map((h) => h.x0)) + space * 0.1, from: bottom, way: 1 },
-    { x: Math.max(...group.map((h) => h.x1)) - space * 0.1, from: top, way: -1 },
+    { x: Math.min(...group.map((h) => h.x0)) + space * 0.1, from: bottom, way: only === 'up' ? 0 : 1 },
+    { x: Math.max(...group.map((h) => h.x1)) - space * 0.1, from: top, way: only === 'down' ? 0 : -1 },
   ];
   const found = sides.map(({ x, from, way }) => {
     const col = Math.round(x / MAP_SCALE);
-    if (col < 0 || col >= map.width) return undefined;
+    if (!way || col < 0 || col >= map.width) return undefined;
     const isBeam = (y: number) => y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.beam;
     // From just past the head's edge out to a long stem's length; then to the stack's far side.
     const start = Math.round((from + way * space * 0.4) / MAP_SCALE);

@@ -105,4 +105,26 @@ describe('buildStrokes', () => {
     const halves = heads.map((h): Head => ({ ...h, kind: 'half' }));
     expect(chords(buildStrokes(symbols(halves, [], map), SPACE))[0]).toMatchObject({ stem: undefined, hooks: 0 });
   });
+
+  it('gives a piece of stem left among a chord’s heads, and the heads it took, to the chord’s stem', () => {
+    // A down-stemmed chord (heads y 118–142, stem x 93 to y 184) and a sliver of stem on the heads'
+    // right (x 107, y 112–136) that took the upper two heads; an octave above (y 70) on a stem of its
+    // own keeps it.
+    const heads = [head(100, 118, 0), head(100, 130, 2), head(100, 142, 4)];
+    const octave = head(100, 70, -8);
+    const items = chords(buildStrokes(symbols([...heads, octave], [stem(107, 112, 136), stem(93, 142, 184), stem(107, 28, 70)]), SPACE));
+    expect(items.map((c) => c.heads.map((h) => h.position))).toEqual([[4, 2, 0], [-8]]);
+    expect(items[0]!.stem!.x).toBe(93);
+  });
+
+  it('takes the beam under a chord whose only stem pixels stay among its heads', () => {
+    // The stem seen only between the heads, on their left (a down-stem); the beam 2.5 spaces below.
+    const width = 120;
+    const map: ClassMap = { width, height: 120, data: new Uint8Array(width * 120), confidence: new Uint8Array(width * 120) };
+    for (let x = 40; x <= 60; x++) for (let y = 86; y < 89; y++) map.data[y * width + x] = CLASS_INDEX.beam;
+    const heads = [head(100, 118, 0), head(100, 130, 2), head(100, 142, 4)];
+    const [stroke] = chords(buildStrokes(symbols(heads, [stem(93, 120, 140)], map), SPACE));
+    expect(stroke).toMatchObject({ up: false, beams: 1 });
+    expect(stroke!.stem).toMatchObject({ y1: 178 });
+  });
 });
