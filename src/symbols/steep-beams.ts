@@ -22,13 +22,34 @@ import type { ClassMap } from './segment.js';
 const NEVER = new Set<number>(['background', 'staffLine', 'ledgerLine', 'barline', 'stem', 'noteheadBlack', 'text', 'dynamics', 'braceBracket'].map((n) => CLASS_INDEX[n as keyof typeof CLASS_INDEX]));
 const BAND = Object.values(CLASS_INDEX).filter((c) => !NEVER.has(c));
 
-/** Repaints, in place, straight beam-thick bands of slur or tuplet pixels as beam. */
+/**
+ * Repaints, in place, straight beam-thick bands of slur or tuplet pixels as beam (the whole band,
+ * where the model painted only part of it as beam), and the specks of black head the model left
+ * inside such a band: between its straight edges, and a class-map pixel beyond them, where a speck
+ * on the edge would lengthen the head beside it. A head beside the band keeps all but that sliver.
+ */
 export function repaintSteepBeams(map: ClassMap, space: number): void {
   const s = space / MAP_SCALE; // staff space in class-map pixels
   for (const c of classComponents(map, BAND, Math.round(s * s))) {
-    if ((c.counts.get(CLASS_INDEX.beam) ?? 0) >= c.area / 2 || !isBeamBand(c, map.width, s) || !touchesStem(c, map)) continue;
+    if (c.counts.get(CLASS_INDEX.beam) === c.area) continue;
+    const band = beamBand(c, map.width, s);
+    if (!band || !touchesStem(c, map)) continue;
     for (const i of c.pixels) map.data[i] = CLASS_INDEX.beam;
+    for (let x = 0; x < band.columns; x++) {
+      const col = band.x0 + x;
+      for (let y = Math.ceil(band.top.at(x)) - 1; y < Math.floor(band.bottom.at(x)) + 1; y++) {
+        if (y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.noteheadBlack) map.data[y * map.width + col] = CLASS_INDEX.beam;
+      }
+    }
   }
+}
+
+/** A steep beam's band: its first class-map column, its width, and its straight top and bottom edges over those columns. */
+interface Band {
+  x0: number;
+  columns: number;
+  top: Line;
+  bottom: Line;
 }
 
 /**
@@ -37,11 +58,11 @@ export function repaintSteepBeams(map: ClassMap, space: number): void {
  * fifth of a space, and no inner column is thinner than one beam or deeper
  * than three, crossed at the band's slope.
  */
-function isBeamBand(c: Component, width: number, s: number): boolean {
+function beamBand(c: Component, width: number, s: number): Band | undefined {
   const x0 = c.x0 / MAP_SCALE;
   const columns = (c.x1 - c.x0) / MAP_SCALE;
   // Three spaces long at the least: shorter bands are a tilted head with its dot, a flag.
-  if (columns < 3 * s) return false;
+  if (columns < 3 * s) return undefined;
   const top = new Float64Array(columns).fill(Infinity);
   const bottom = new Float64Array(columns).fill(-Infinity);
   for (const i of c.pixels) {
@@ -60,25 +81,26 @@ function isBeamBand(c: Component, width: number, s: number): boolean {
     spans.push(bottom[x]! - top[x]!);
   }
   const n = xs.length;
-  if (n < columns * 0.8) return false;
+  if (n < columns * 0.8) return undefined;
   // Solid: a beam fills its columns but for the gap between stacked beams; letters have holes.
-  if (c.area < 0.75 * spans.reduce((a, b) => a + b, 0)) return false;
+  if (c.area < 0.75 * spans.reduce((a, b) => a + b, 0)) return undefined;
   const mid = fitLine(xs, mids);
-  if (mid.residual > s * 0.2) return false;
+  if (mid.residual > s * 0.2) return undefined;
   // One edge straight too (the other steps where a second beam starts or stops), but for the
   // columns where a head or a stem crossing the band took pixels from its edge: the line is fitted
   // again through the four fifths of the columns nearest the first fit.
-  const edges = [top, bottom].map((edge) => trimmedFit(xs, xs.map((x) => edge[x]!), 0.8).residual);
-  if (Math.min(...edges) > s * 0.15) return false;
+  const [topEdge, bottomEdge] = [top, bottom].map((edge) => trimmedFit(xs, xs.map((x) => edge[x]!), 0.8)) as [Line, Line];
+  if (Math.min(topEdge.residual, bottomEdge.residual) > s * 0.15) return undefined;
   // Level beams the model reads well; a level band it calls something else is something else (a
   // tuplet bracket's span, a line of lettering).
   const slope = mid.slope;
-  if (Math.abs(slope) < 0.2) return false;
+  if (Math.abs(slope) < 0.2) return undefined;
   // A beam is half a space thick (a little less once pixelated), three stacked are two spaces deep;
   // crossed at a slope, columns are longer by the secant.
   const secant = Math.hypot(1, slope);
   const inner = spans.slice(Math.floor(n * 0.15), Math.ceil(n * 0.85));
-  return inner.length > 0 && Math.min(...inner) >= 0.35 * s * secant && Math.max(...inner) <= 2.2 * s * secant;
+  const thick = inner.length > 0 && Math.min(...inner) >= 0.35 * s * secant && Math.max(...inner) <= 2.2 * s * secant;
+  return thick ? { x0, columns, top: topEdge, bottom: bottomEdge } : undefined;
 }
 
 /** {@link fitLine} through the fraction `keep` of the points nearest a first fit through all of them. */
