@@ -14,12 +14,13 @@ import { classComponents, MAP_SCALE, type Component } from './components.js';
 import type { ClassMap } from './segment.js';
 
 /**
- * Classes a steep beam has been seen painted as: mostly slur or tuplet, on a
- * blurred page a patchwork of glyph classes. Not the ones a band may cross or
- * touch (lines, stems, black heads) and not text or dynamics, whose words
- * are bands too.
+ * Classes a steep beam has been seen painted as: mostly slur or tuplet, its
+ * ends often dynamics, on a blurred page a patchwork of glyph classes. Not the
+ * ones a band may cross or touch (lines, stems, black heads) and not text,
+ * whose words are bands too. (A dynamic mark is short, and a hairpin thin and
+ * nearly level: neither passes for a beam.)
  */
-const NEVER = new Set<number>(['background', 'staffLine', 'ledgerLine', 'barline', 'stem', 'noteheadBlack', 'text', 'dynamics', 'braceBracket'].map((n) => CLASS_INDEX[n as keyof typeof CLASS_INDEX]));
+const NEVER = new Set<number>(['background', 'staffLine', 'ledgerLine', 'barline', 'stem', 'noteheadBlack', 'text', 'braceBracket'].map((n) => CLASS_INDEX[n as keyof typeof CLASS_INDEX]));
 const BAND = Object.values(CLASS_INDEX).filter((c) => !NEVER.has(c));
 
 /**

@@ -44,19 +44,20 @@ describe('repaintSteepBeams', () => {
     expect(count(map, CLASS_INDEX.noteheadWhole)).toBe(0);
   });
 
-  it('makes a band painted mostly beam, partly slur, all beam, and takes the head specks inside it, not the head beside it', () => {
+  it('makes a band painted mostly beam, partly slur and dynamics, all beam, and takes the head specks inside it, not the head beside it', () => {
     const map = blankMap();
     const secant = Math.hypot(1, 0.8);
     const top = (x: number) => 120 - 0.8 * (x - 50);
     paintBand(map, 50, 80, top, () => 3 * secant, CLASS_INDEX.beam);
     paintBand(map, 50, 60, top, () => 3 * secant, CLASS_INDEX.tieSlur);
+    paintBand(map, 76, 80, top, () => 3 * secant, CLASS_INDEX.dynamics);
     // A speck called a head inside the band, and a head touching its upper edge.
     paintBand(map, 70, 71, (x) => top(x) + 1, () => 2, CLASS_INDEX.noteheadBlack);
     paintBand(map, 60, 65, (x) => top(x) - 6, () => 6, CLASS_INDEX.noteheadBlack);
     paintStem(map, 81, 96, 130);
     const head = count(map, CLASS_INDEX.noteheadBlack) - 4;
     repaintSteepBeams(map, SPACE);
-    expect(count(map, CLASS_INDEX.tieSlur)).toBe(0);
+    expect(count(map, CLASS_INDEX.tieSlur) + count(map, CLASS_INDEX.dynamics)).toBe(0);
     expect(map.data[Math.round(top(70) + 1) * map.width + 70]).toBe(CLASS_INDEX.beam);
     // The head keeps all but the sliver that reaches into the band (and a pixel over its edge).
     const kept = count(map, CLASS_INDEX.noteheadBlack);
