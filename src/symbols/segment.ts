@@ -42,44 +42,59 @@ export async function segmentSymbols(page: GrayImage, staves: readonly Staff[]):
   const width2 = Math.ceil(page.width / 2);
   const height2 = Math.ceil(page.height / 2);
   const map: ClassMap = { width: width2, height: height2, data: new Uint8Array(width2 * height2), confidence: new Uint8Array(width2 * height2) };
-  const columns = staffColumns(page, staves);
+  const [left, right] = staffColumns(page, staves);
   for (const [bandTop, bandBottom] of staffBands(page, staves)) {
-    // Windows of bounded height keep the WebAssembly heap small (it never shrinks once grown); each
-    // sees some context above and below, and only its own rows are kept.
+    // Windows of bounded size keep the WebAssembly heap small (it never shrinks once grown, so the
+    // widest page a process ever read would set it for good); each sees some context around it,
+    // and only its own pixels are kept.
     for (let top = bandTop; top < bandBottom; top += WINDOW_ROWS) {
       const bottom = Math.min(bandBottom, top + WINDOW_ROWS);
       const y0 = Math.max(0, top - WINDOW_CONTEXT);
       const height = Math.ceil((Math.min(page.height, bottom + WINDOW_CONTEXT) - y0) / MULTIPLE) * MULTIPLE;
-      await segmentWindow(model, page, map, columns, y0, height, top, bottom);
+      for (let start = left; start < right; start += WINDOW_COLUMNS) {
+        const end = Math.min(right, start + WINDOW_COLUMNS);
+        const x0 = Math.max(left, start - WINDOW_CONTEXT);
+        const x1 = Math.min(right, end + WINDOW_CONTEXT);
+        await segmentWindow(model, page, map, { x0, x1, y0, height }, { left: start, right: end, top, bottom });
+      }
     }
   }
   return map;
 }
 
-/** Rows a window keeps, and the context it sees beyond them on each side (even, for the half-resolution map). */
+/**
+ * Rows and columns a window keeps, and the context it sees beyond them on each side (multiples of
+ * 16 and of 2, for the model's grid and the half-resolution map).
+ */
 const WINDOW_ROWS = 256;
+const WINDOW_COLUMNS = 1024;
 const WINDOW_CONTEXT = 32;
 
 /**
- * Runs the model on page rows [y0, y0 + height) within the staves' columns and writes its classes
- * for rows [keepTop, keepBottom) into the map.
+ * Runs the model on page columns [x0, x1) and rows [y0, y0 + height) and writes its classes for
+ * the part `keep` into the map.
  */
-async function segmentWindow(model: OnnxModel, page: GrayImage, map: ClassMap, columns: [number, number], y0: number, height: number, keepTop: number, keepBottom: number): Promise<void> {
-  const [left, right] = columns;
-  const width = Math.ceil((right - left) / MULTIPLE) * MULTIPLE;
+async function segmentWindow(
+  model: OnnxModel,
+  page: GrayImage,
+  map: ClassMap,
+  { x0, x1, y0, height }: { x0: number; x1: number; y0: number; height: number },
+  keep: { left: number; right: number; top: number; bottom: number },
+): Promise<void> {
+  const width = Math.ceil((x1 - x0) / MULTIPLE) * MULTIPLE;
   const input = new Float32Array(width * height).fill(1);
   for (let y = 0; y < height && y0 + y < page.height; y++) {
     const row = (y0 + y) * page.width;
-    for (let x = left; x < right; x++) input[y * width + x - left] = page.data[row + x]! / 255;
+    for (let x = x0; x < x1; x++) input[y * width + x - x0] = page.data[row + x]! / 255;
   }
   const output = await model.run({ image: new ort.Tensor('float32', input, [1, 1, height, width]) });
   const logits = output.logits!.data as Float32Array;
   const [, classes, h2, w2] = output.logits!.dims as [number, number, number, number];
   const plane = h2 * w2;
-  for (let y = Math.max(0, (keepTop - y0) >> 1); y < Math.min(h2, (keepBottom - y0 + 1) >> 1); y++) {
+  for (let y = Math.max(0, (keep.top - y0) >> 1); y < Math.min(h2, (keep.bottom - y0 + 1) >> 1); y++) {
     const my = (y0 >> 1) + y;
     if (my >= map.height) break;
-    for (let x = 0; x < Math.min(w2, map.width - (left >> 1)); x++) {
+    for (let x = (keep.left - x0) >> 1; x < Math.min(w2, (keep.right - x0 + 1) >> 1, map.width - (x0 >> 1)); x++) {
       let best = 0;
       let bestValue = logits[y * w2 + x]!;
       let second = -Infinity;
@@ -91,7 +106,7 @@ async function segmentWindow(model: OnnxModel, page: GrayImage, map: ClassMap, c
           best = c;
         } else if (v > second) second = v;
       }
-      const i = my * map.width + (left >> 1) + x;
+      const i = my * map.width + (x0 >> 1) + x;
       map.data[i] = best;
       map.confidence[i] = Math.round(255 / (1 + Math.exp(second - bestValue)));
     }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CANONICAL_STAFF_SPACE, preparePage, toPreparedPoint } from '../../src/preparation/prepare-page.js';
-import { detectStaves } from '../../src/staves/detect-staves.js';
+import { detectStaves, staffLineY } from '../../src/staves/detect-staves.js';
 import { segmentSymbols } from '../../src/symbols/segment.js';
 import { degradeScan } from '../../training/data/degrade.js';
 import { generateRandomScore } from '../../training/data/random-score.js';
@@ -42,6 +42,22 @@ describe('symbol segmentation', () => {
       for (const c of map.data) counts.set(c, (counts.get(c) ?? 0) + 1);
       expect(counts.get(CLASS_INDEX.staffLine) ?? 0, name).toBeGreaterThan(1000);
       expect(counts.get(CLASS_INDEX.stem) ?? 0, name).toBeGreaterThan(100);
+      // The page is wider than one model window: every stretch of every staff line is classified,
+      // the seams between windows included (ink on a line: a line, a head, a stem, a barline…). A
+      // scan's noise may break a line for a pixel, never for a stretch.
+      expect(prepared.gray.width, name).toBeGreaterThan(1100);
+      for (const staff of staves) {
+        for (let l = 0; l < 5; l++) {
+          let gap = 0;
+          let longest = 0;
+          for (let x = Math.ceil(staff.x0 / 2) + 2; x < staff.x1 / 2 - 2; x++) {
+            const y = Math.round(staffLineY(staff, l, x * 2) / 2);
+            gap = [-1, 0, 1].some((dy) => map.data[(y + dy) * map.width + x] !== CLASS_INDEX.background) ? 0 : gap + 1;
+            longest = Math.max(longest, gap);
+          }
+          expect(longest, `${name}: line ${l} of the staff at y ${Math.round(staff.lines[0]![0]!)}`).toBeLessThan(3);
+        }
+      }
     }
   });
 });
