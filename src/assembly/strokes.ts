@@ -273,19 +273,19 @@ function stemUnderBeam(group: readonly Head[], symbols: PageSymbols, space: numb
   const top = Math.min(...group.map((h) => h.y));
   const bottom = Math.max(...group.map((h) => h.y));
   const sides = [
-    { x: Math.min(...group.map((h) => h.x0)) + space * 0.1, from: bottom, way: only === 'up' ? 0 : 1 },
-    { x: Math.max(...group.map((h) => h.x1)) - space * 0.1, from: top, way: only === 'down' ? 0 : -1 },
-  ];
-  const found = sides.map(({ x, from, way }) => {
+    { side: 'down', x: Math.min(...group.map((h) => h.x0)) + space * 0.1, from: bottom, way: 1 },
+    { side: 'up', x: Math.max(...group.map((h) => h.x1)) - space * 0.1, from: top, way: -1 },
+  ].filter(({ side }) => !only || side === only);
+  const found = sides.flatMap(({ x, from, way }) => {
     const col = Math.round(x / MAP_SCALE);
-    if (!way || col < 0 || col >= map.width) return undefined;
+    if (col < 0 || col >= map.width) return [];
     const isBeam = (y: number) => y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.beam;
     // From just past the head's edge out to a long stem's length; then to the stack's far side.
     const start = Math.round((from + way * space * 0.4) / MAP_SCALE);
     const stop = Math.round((from + way * space * 3.5) / MAP_SCALE);
     let y = start;
     while (y !== stop && !isBeam(y)) y += way;
-    if (y === stop) return undefined;
+    if (y === stop) return [];
     let gap = 0;
     let far = y;
     // Through the stack: beams a quarter space apart, so a short gap belongs to it.
@@ -295,15 +295,14 @@ function stemUnderBeam(group: readonly Head[], symbols: PageSymbols, space: numb
         gap = 0;
       } else gap++;
     }
-    return { x, tip: (far + (way > 0 ? 1 : 0)) * MAP_SCALE, way, near: Math.abs(y * MAP_SCALE - from) };
+    const tip = (far + (way > 0 ? 1 : 0)) * MAP_SCALE;
+    return [{ x, near: Math.abs(y * MAP_SCALE - from), y0: way > 0 ? top : tip, y1: way > 0 ? tip : bottom }];
   });
-  const [down, up] = found;
-  const pick = down && up ? (down.near <= up.near ? down : up) : (down ?? up);
+  // The beam nearer the heads (the down side on a tie).
+  const pick = found.sort((a, b) => a.near - b.near)[0];
   if (!pick) return undefined;
-  const staff = group[0]!.staff;
-  const confidence = Math.min(...group.map((h) => h.confidence));
-  const [y0, y1] = pick.way > 0 ? [top, pick.tip] : [pick.tip, bottom];
-  return { x: pick.x, x0: pick.x, x1: pick.x, y0, y1, staff, confidence };
+  const { x, y0, y1 } = pick;
+  return { x, x0: x, x1: x, y0, y1, staff: group[0]!.staff, confidence: Math.min(...group.map((h) => h.confidence)) };
 }
 
 /** Stemless heads at one x are one chord (whole notes, or heads whose stem was missed). */
