@@ -157,7 +157,9 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     });
 
   const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
-  const headComponents = placed(['noteheadBlack', 'noteheadHalf', 'noteheadWhole'], (c, p) => ({ c, p }), 6);
+  // A head covers a space square or so (a cue head half that); a speck of head class under a third of
+  // it is a piece of something else (a steep beam's edge, where a stem meets it).
+  const headComponents = placed(['noteheadBlack', 'noteheadHalf', 'noteheadWhole'], (c, p) => ({ c, p }), Math.round(0.3 * (space / MAP_SCALE) ** 2));
   const headWidth = nominalHeadWidth(headComponents.map((h) => h.c), space);
   const heads = joinWholeHalves(headComponents
     .filter(({ c }) => solid(c, space))

@@ -101,6 +101,15 @@ describe('readSymbols', () => {
     expect(accidentals.map((a) => [a.x0, a.kind])).toEqual([[80, 'flat'], [240, 'flat-flat']]);
   });
 
+  it('takes no head from a speck of head class a fifth of a head, and keeps a cue-sized head', () => {
+    const map = mapWithStem([]);
+    paint(map, CLASS_INDEX.noteheadBlack, 100, 107, 60, 66); // a head: 7 × 6 map pixels
+    paint(map, CLASS_INDEX.noteheadBlack, 130, 135, 60, 64); // a cue head: 5 × 4
+    paint(map, CLASS_INDEX.noteheadBlack, 160, 163, 61, 64); // a speck: 3 × 3
+    const { heads } = readSymbols(map, [staff], SPACE);
+    expect(heads.map((h) => h.x0)).toEqual([200, 260]);
+  });
+
   it('puts a blurred head below the staff on the ledger line running through its middle', () => {
     // The staff's top line at y 100, so the first ledger line below is at 160 (position 10). A head
     // centred at 156 (position 9.3, nearer the space above) with that ledger line running through it …
