@@ -24,6 +24,8 @@ export interface Stroke extends Box {
   hooks: number;
   /** Beams crossing the stem end (0 when flagged or unbeamed). */
   beams: number;
+  /** Set on the strokes of a kneed beam (stems up and down on one beam): one voice, whatever their stems say. */
+  kneed?: boolean;
   /** Small heads: a grace note (takes no time). */
   grace: boolean;
   dots: number;
@@ -140,7 +142,51 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
     const y = (rest.y0 + rest.y1) / 2;
     return { kind: 'rest', staff: rest.staff, rest, x0: rest.x0, x1: rest.x1, y0: rest.y0, y1: rest.y1, x, dots: dotsAfter(rest.x1, [{ x, y }], symbols, space), y, confidence: rest.confidence };
   });
-  return [...withoutStemFragments(strokes, symbols, space), ...rests];
+  const chords = withoutStemFragments(strokes, symbols, space);
+  markKneedBeams(chords, symbols, space);
+  return [...chords, ...rests];
+}
+
+/**
+ * Marks the strokes of kneed beams: beamed strokes of one staff whose stem tips one beam joins (a
+ * beam running straight from tip to tip, all the way), some with their stems up and some down.
+ */
+function markKneedBeams(strokes: readonly Stroke[], symbols: PageSymbols, space: number): void {
+  const beamed = strokes.filter((s) => s.stem && s.beams > 0 && s.up !== undefined).sort((a, b) => a.x - b.x);
+  // Groups by union-find over each stroke and the next few to its right (another voice's strokes may stand between).
+  const parent = beamed.map((_, k) => k);
+  const root = (k: number): number => (parent[k] === k ? k : (parent[k] = root(parent[k]!)));
+  beamed.forEach((a, k) => {
+    const next = beamed.flatMap((b, j) => (j > k && b.staff === a.staff && b.x - a.x <= space * 6 ? [j] : [])).slice(0, 3);
+    for (const j of next) if (beamBetween(a, beamed[j]!, symbols, space)) parent[root(j)] = root(k);
+  });
+  const directions = new Map<number, Set<boolean>>();
+  beamed.forEach((s, k) => directions.set(root(k), (directions.get(root(k)) ?? new Set()).add(s.up!)));
+  beamed.forEach((s, k) => {
+    if (directions.get(root(k))!.size === 2) s.kneed = true;
+  });
+}
+
+/** Whether beam pixels lie along the straight line between two strokes' stem tips (within a quarter space of it) at nine points in ten. */
+function beamBetween(a: Stroke, b: Stroke, { map }: PageSymbols, space: number): boolean {
+  const tip = (s: Stroke): [number, number] => [s.stem!.x, s.up ? s.stem!.y0 : s.stem!.y1];
+  const [[xa, ya], [xb, yb]] = [tip(a), tip(b)];
+  const reach = Math.ceil((space * 0.25) / MAP_SCALE);
+  let hits = 0;
+  const samples = 10;
+  for (let n = 1; n <= samples; n++) {
+    const t = (n - 0.5) / samples;
+    const col = Math.round((xa + (xb - xa) * t) / MAP_SCALE);
+    const row = Math.round((ya + (yb - ya) * t) / MAP_SCALE);
+    for (let dy = -reach; dy <= reach; dy++) {
+      const y = row + dy;
+      if (col >= 0 && col < map.width && y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.beam) {
+        hits++;
+        break;
+      }
+    }
+  }
+  return hits >= samples * 0.9;
 }
 
 /** How far a stroke's stem runs past its outermost head (negative where it stops among them). */

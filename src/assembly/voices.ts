@@ -7,8 +7,9 @@
  * two heads side by side, the up-stem one first, their stems all but
  * touching), a whole note beside a
  * stemmed chord is the other voice's, and rests go to the voice on their side
- * of the middle line. Otherwise the staff is one voice, chords
- * included, whatever way its stems point.
+ * of the middle line; a kneed beam (stems down and up on one beam) is
+ * the upper voice's. Otherwise the staff is one voice, chords included,
+ * whatever way its stems point.
  */
 import type { Staff } from '../staves/detect-staves.js';
 import { staffPosition } from '../staves/staff-geometry.js';
@@ -30,7 +31,9 @@ export function splitVoices(items: readonly StaffItem[], staff: Staff, space: nu
   const lower: StaffItem[] = [];
   for (const item of sorted) {
     const partner = item.kind === 'chord' ? wholes.get(item) : undefined;
-    if (item.kind === 'chord' && item.up !== undefined) (item.up ? upper : lower).push(item);
+    // A kneed beam's strokes are one voice's, the upper's, though some of its stems point down.
+    if (item.kind === 'chord' && item.kneed) upper.push(item);
+    else if (item.kind === 'chord' && item.up !== undefined) (item.up ? upper : lower).push(item);
     else if (partner) (partner.up ? lower : upper).push(item);
     else {
       const y = item.kind === 'rest' ? item.y : (item.y0 + item.y1) / 2;

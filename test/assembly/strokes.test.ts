@@ -117,6 +117,21 @@ describe('buildStrokes', () => {
     expect(items[0]!.stem!.x).toBe(93);
   });
 
+  it('marks the strokes of a beam whose stems go down and up (a kneed beam), not two groups side by side', () => {
+    // A down-stem (head y 100, tip y 150 at x 93) and an up-stem (head y 160, tip y 110 at x 147). With
+    // a beam from tip to tip they are one kneed group; with a level beam at each tip and none between, not.
+    const width = 120;
+    const blank = (): ClassMap => ({ width, height: 120, data: new Uint8Array(width * 120), confidence: new Uint8Array(width * 120) });
+    const strokes = (map: ClassMap) => chords(buildStrokes(symbols([head(100, 100, 0), head(140, 160, 10)], [stem(93, 100, 150), stem(147, 110, 160)], map), SPACE));
+    const kneed = blank();
+    for (let x = 44; x <= 76; x++) for (let y = Math.round(75 - (x - 46) * (20 / 28)) - 2; y <= Math.round(75 - (x - 46) * (20 / 28)) + 1; y++) kneed.data[y * width + x] = CLASS_INDEX.beam;
+    expect(strokes(kneed).map((s) => [s.up, s.beams > 0, s.kneed])).toEqual([[false, true, true], [true, true, true]]);
+    const apart = blank();
+    for (let x = 40; x <= 50; x++) for (let y = 74; y < 77; y++) apart.data[y * width + x] = CLASS_INDEX.beam;
+    for (let x = 70; x <= 80; x++) for (let y = 53; y < 56; y++) apart.data[y * width + x] = CLASS_INDEX.beam;
+    expect(strokes(apart).map((s) => [s.up, s.beams > 0, s.kneed ?? false])).toEqual([[false, true, false], [true, true, false]]);
+  });
+
   it('takes the beam under a chord whose only stem pixels stay among its heads', () => {
     // The stem seen only between the heads, on their left (a down-stem); the beam 2.5 spaces below.
     const width = 120;

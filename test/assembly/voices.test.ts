@@ -22,6 +22,13 @@ describe('splitVoices', () => {
     expect(splitVoices(items, staff, SPACE)).toEqual([items]);
   });
 
+  it('keeps a kneed beam’s strokes, down-stems too, in the upper voice of a two-voice measure', () => {
+    const kneed = [chord(40, 2, 'black', false), chord(70, 6, 'black', true)].map((s) => ({ ...s, kneed: true }));
+    const up = chord(130, 5, 'black', true);
+    const down = chord(130, 5, 'black', false);
+    expect(splitVoices([...kneed, up, down], staff, SPACE)).toEqual([[...kneed, up], [down]]);
+  });
+
   it('gives a whole note moved aside by an up-stem chord a second above it to the lower voice', () => {
     const upper = [chord(100, 8, 'black', true), chord(150, 7, 'half', true)];
     const whole = chord(130, 9, 'whole');
