@@ -306,10 +306,6 @@ function isBrace(c: Component, map: ClassMap, space: number): boolean {
 }
 
 /**
- * A chord's stem runs through its heads, whose pixels cut it into pieces;
- * pieces on one line with head-sized gaps between them are one stem again.
- */
-/**
  * A stem component as a stem: narrow, or on a blurred photo a little wider where it meets its heads,
  * but then thin (under half a space) on three rows in four: two stems side by side that touch, the
  * second's running down from a head beside the first's tip, are wide wherever both run. Placed
@@ -332,6 +328,10 @@ function stemOf(c: Component, p: Placed, width: number, space: number): Stem | u
   return { ...p, x: (sum / c.pixels.length + 0.5) * MAP_SCALE };
 }
 
+/**
+ * A chord's stem runs through its heads, whose pixels cut it into pieces;
+ * pieces on one line with head-sized gaps between them are one stem again.
+ */
 function joinStems(pieces: readonly Stem[], space: number): Stem[] {
   // Top to bottom, so that each piece meets the stem grown from the pieces above it (sorting by x first
   // would let a piece a pixel further left skip the gap-sized piece between).
