@@ -1,9 +1,14 @@
 /**
- * 8-connected components of the pixels of a `width × height` grid that
- * `member` accepts: a label per pixel (0 outside every component), numbered
- * from 1 in the order their first pixel comes in raster order, with each
- * component's box and its pixels (raster order, in one shared buffer).
+ * 8-connected components of the pixels of a `width × height` grid whose
+ * `mask` value is not 0: a label per pixel (0 outside every component),
+ * numbered from 1 in the order their first pixel comes in raster order, with
+ * each component's box and its pixels (raster order, in one shared buffer).
  * Symbols read it from the class map and text from the page's ink.
+ *
+ * It works on runs (a row's stretches of members), not pixels: each run is
+ * joined to the runs of the row above that it touches, through a union-find
+ * whose root is a set's first run. A page has a few hundred thousand runs
+ * against millions of pixels, and the scan for runs is one tight pass.
  */
 export interface Components {
   /** Label of each pixel; 0 for pixels no component holds. */
@@ -14,43 +19,96 @@ export interface Components {
   pixelsOf(label: number): Int32Array;
 }
 
-export function connectedComponents(width: number, height: number, member: (index: number) => boolean): Components {
-  const labels = new Int32Array(width * height);
-  const stack = new Int32Array(width * height);
-  const boxes: Components['boxes'] = [];
-  for (let start = 0; start < labels.length; start++) {
-    if (labels[start] || !member(start)) continue;
-    const label = boxes.length + 1;
-    const box = { x0: width, y0: height, x1: 0, y1: 0 };
-    let top = 0;
-    stack[top++] = start;
-    labels[start] = label;
-    while (top) {
-      const i = stack[--top]!;
-      const x = i % width;
-      const y = (i - x) / width;
-      if (x < box.x0) box.x0 = x;
-      if (x + 1 > box.x1) box.x1 = x + 1;
-      if (y < box.y0) box.y0 = y;
-      if (y + 1 > box.y1) box.y1 = y + 1;
-      for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++) {
-        for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
-          const j = yy * width + xx;
-          if (!labels[j] && member(j)) {
-            labels[j] = label;
-            stack[top++] = j;
-          }
-        }
-      }
+export function connectedComponents(width: number, height: number, mask: ArrayLike<number>): Components {
+  const runs = findRuns(width, height, mask);
+  const count = runs.length / 3;
+  const parent = new Int32Array(count);
+  const root = (r: number): number => {
+    while (parent[r] !== r) {
+      parent[r] = parent[parent[r]!]!; // path halving
+      r = parent[r]!;
     }
-    boxes.push(box);
+    return r;
+  };
+  // Join each run to the runs of the row above that touch it, edge or corner; runs of a row are in x order.
+  let above = 0; // first run of the row above
+  let row = 0; // first run of this row
+  for (let r = 0; r < count; r++) {
+    parent[r] = r;
+    const y = runs[3 * r + 2]!;
+    if (y !== runs[3 * row + 2]!) {
+      above = runs[3 * row + 2]! === y - 1 ? row : r;
+      row = r;
+    }
+    if (above === row) continue; // no run in the row above
+    const x0 = runs[3 * r]!;
+    const x1 = runs[3 * r + 1]!;
+    while (above < row && runs[3 * above + 1]! < x0) above++; // ends left of this run and of every later one
+    for (let a = above; a < row && runs[3 * a]! <= x1; a++) {
+      const ra = root(a);
+      const rr = root(r);
+      // The earlier run is the root: a set's root is its first run in raster order.
+      if (ra < rr) parent[rr] = ra;
+      else if (rr < ra) parent[ra] = rr;
+    }
   }
-  // The pixels of every component, grouped by label in one buffer (a counting sort).
+  // Labels in the order of each component's first run, which holds its first pixel in raster order.
+  const runLabel = new Int32Array(count);
+  const boxes: Components['boxes'] = [];
+  for (let r = 0; r < count; r++) {
+    const x0 = runs[3 * r]!;
+    const x1 = runs[3 * r + 1]!;
+    const y = runs[3 * r + 2]!;
+    const first = root(r);
+    if (first === r) {
+      runLabel[r] = boxes.length + 1;
+      boxes.push({ x0, y0: y, x1, y1: y + 1 });
+      continue;
+    }
+    const label = runLabel[first]!;
+    runLabel[r] = label;
+    const box = boxes[label - 1]!;
+    if (x0 < box.x0) box.x0 = x0;
+    if (x1 > box.x1) box.x1 = x1;
+    box.y1 = y + 1;
+  }
+  const labels = new Int32Array(width * height);
+  // The pixels of every component, grouped by label in one buffer (a counting sort over runs).
   const offsets = new Int32Array(boxes.length + 2);
-  for (const label of labels) if (label) offsets[label + 1]!++;
+  for (let r = 0; r < count; r++) offsets[runLabel[r]! + 1]! += runs[3 * r + 1]! - runs[3 * r]!;
   for (let l = 1; l < offsets.length; l++) offsets[l]! += offsets[l - 1]!;
   const pixels = new Int32Array(offsets[boxes.length + 1]!);
   const fill = offsets.slice();
-  for (let i = 0; i < labels.length; i++) if (labels[i]) pixels[fill[labels[i]!]!++] = i;
+  for (let r = 0; r < count; r++) {
+    const label = runLabel[r]!;
+    const start = runs[3 * r + 2]! * width;
+    labels.fill(label, start + runs[3 * r]!, start + runs[3 * r + 1]!);
+    for (let i = start + runs[3 * r]!; i < start + runs[3 * r + 1]!; i++) pixels[fill[label]!++] = i;
+  }
   return { labels, boxes, pixelsOf: (label) => pixels.subarray(offsets[label]!, offsets[label + 1]!) };
+}
+
+/** Every run of members as (x0, x1, y), x1 exclusive, in raster order. */
+function findRuns(width: number, height: number, mask: ArrayLike<number>): Int32Array {
+  let runs = new Int32Array(3 * 1024);
+  let n = 0;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let x = 0;
+    while (x < width) {
+      while (x < width && mask[row + x] === 0) x++;
+      if (x === width) break;
+      const start = x;
+      while (x < width && mask[row + x] !== 0) x++;
+      if (n + 3 > runs.length) {
+        const grown = new Int32Array(runs.length * 2);
+        grown.set(runs);
+        runs = grown;
+      }
+      runs[n++] = start;
+      runs[n++] = x;
+      runs[n++] = y;
+    }
+  }
+  return runs.subarray(0, n);
 }

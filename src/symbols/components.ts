@@ -39,7 +39,9 @@ export function classComponents(map: ClassMap, classes: readonly number[], minAr
   const member = new Uint8Array(256);
   for (const c of classes) member[c] = 1;
   const { data } = map;
-  const { boxes, pixelsOf } = connectedComponents(map.width, map.height, (i) => member[data[i]!] === 1);
+  const mask = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) mask[i] = member[data[i]!]!;
+  const { boxes, pixelsOf } = connectedComponents(map.width, map.height, mask);
   const found: Component[] = [];
   boxes.forEach((box, k) => {
     const pixels = pixelsOf(k + 1);

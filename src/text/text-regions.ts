@@ -87,12 +87,8 @@ interface Line extends TextBox {
   heights: number[];
 }
 
-/** Classes the model gives music: a component mostly of these is not text. */
-const MUSIC_CLASSES = new Set(
-  SYMBOL_CLASSES.map((name, index) => ({ name, index }))
-    .filter(({ name }) => !['background', 'text', 'dynamics'].includes(name))
-    .map(({ index }) => index),
-);
+/** Classes the model gives music, 1 by class index: a component mostly of these is not text. */
+const MUSIC_CLASSES = Uint8Array.from(SYMBOL_CLASSES, (name) => (['background', 'text', 'dynamics'].includes(name) ? 0 : 1));
 
 export function findTextRegions(input: TextPageInput): TextRegions {
   const { ink, staves, space } = input;
@@ -117,7 +113,7 @@ export function findTextRegions(input: TextPageInput): TextRegions {
 
 /** 8-connected components of the ink: a label per pixel and each label's box (index 0 unused). */
 function labelInk(ink: BinaryImage): { labels: Int32Array; boxes: TextBox[] } {
-  const { labels, boxes } = connectedComponents(ink.width, ink.height, (i) => ink.data[i] === 1);
+  const { labels, boxes } = connectedComponents(ink.width, ink.height, ink.data);
   return { labels, boxes: [{ x0: 0, y0: 0, x1: 0, y1: 0 }, ...boxes] };
 }
 
@@ -155,7 +151,7 @@ function musicLabels(input: TextPageInput, labels: Int32Array, count: number): U
       const cls = map.data[row + (x >> 1)]!;
       if (cls === textClass) text[label]!++;
       else if (cls === dynamicsClass) dynamics[label]!++;
-      else if (MUSIC_CLASSES.has(cls)) music[label]!++;
+      else if (MUSIC_CLASSES[cls]) music[label]!++;
     }
   }
   for (let label = 1; label < count; label++) {

@@ -1,11 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { connectedComponents } from '../../src/image/connected-components.js';
 
 /** A grid from rows of '#' (member) and '.' (not). */
 function grid(rows: string[]) {
   const width = rows[0]!.length;
-  const cells = rows.join('');
-  return { width, height: rows.length, member: (i: number) => cells[i] === '#' };
+  const member = Uint8Array.from(rows.join(''), (c) => (c === '#' ? 1 : 0));
+  return { width, height: rows.length, member };
 }
 
 describe('connected components', () => {
@@ -31,8 +32,87 @@ describe('connected components', () => {
   });
 
   it('find none in an empty grid', () => {
-    const { boxes, labels } = connectedComponents(3, 2, () => false);
+    const { boxes, labels } = connectedComponents(3, 2, new Uint8Array(6));
     expect(boxes).toEqual([]);
     expect([...labels]).toEqual([0, 0, 0, 0, 0, 0]);
   });
+
+  it('match a pixel-by-pixel flood fill on any grid (labels, order, boxes and pixels)', () => {
+    const grids = fc
+      .record({ width: fc.integer({ min: 1, max: 24 }), height: fc.integer({ min: 1, max: 24 }), density: fc.double({ min: 0, max: 1, noNaN: true }), seed: fc.integer() })
+      .map(({ width, height, density, seed }) => {
+        // A small linear congruential generator: fast-check shrinks the seed, not thousands of cells.
+        let state = seed >>> 0;
+        const mask = Uint8Array.from({ length: width * height }, () => {
+          state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+          return state / 2 ** 32 < density ? 1 : 0;
+        });
+        return { width, height, mask };
+      });
+    fc.assert(
+      fc.property(grids, ({ width, height, mask }) => {
+        const found = connectedComponents(width, height, mask);
+        const expected = floodFill(width, height, mask);
+        expect([...found.labels]).toEqual([...expected.labels]);
+        expect(found.boxes).toEqual(expected.boxes);
+        expected.pixels.forEach((pixels, k) => expect([...found.pixelsOf(k + 1)]).toEqual(pixels));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('join a spiral, a comb and a staircase that only meet far from where they start', () => {
+    const g = grid([
+      '#.#.#.#', //
+      '#.#.#.#',
+      '#######',
+      '.......',
+      '#.....#',
+      '.#...#.',
+      '..#.#..',
+      '...#...',
+    ]);
+    const { boxes } = connectedComponents(g.width, g.height, g.member);
+    expect(boxes).toEqual([
+      { x0: 0, y0: 0, x1: 7, y1: 3 },
+      { x0: 0, y0: 4, x1: 7, y1: 8 },
+    ]);
+  });
 });
+
+/** The obvious algorithm, a flood fill from each unlabelled member in raster order: what the runs must agree with. */
+function floodFill(width: number, height: number, mask: Uint8Array) {
+  const labels = new Int32Array(width * height);
+  const boxes: { x0: number; y0: number; x1: number; y1: number }[] = [];
+  const pixels: number[][] = [];
+  for (let start = 0; start < mask.length; start++) {
+    if (labels[start] || !mask[start]) continue;
+    const label = boxes.length + 1;
+    const box = { x0: width, y0: height, x1: 0, y1: 0 };
+    const stack = [start];
+    labels[start] = label;
+    const own: number[] = [];
+    while (stack.length) {
+      const i = stack.pop()!;
+      own.push(i);
+      const x = i % width;
+      const y = (i - x) / width;
+      box.x0 = Math.min(box.x0, x);
+      box.x1 = Math.max(box.x1, x + 1);
+      box.y0 = Math.min(box.y0, y);
+      box.y1 = Math.max(box.y1, y + 1);
+      for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++) {
+        for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
+          const j = yy * width + xx;
+          if (!labels[j] && mask[j]) {
+            labels[j] = label;
+            stack.push(j);
+          }
+        }
+      }
+    }
+    boxes.push(box);
+    pixels.push(own.sort((a, b) => a - b));
+  }
+  return { labels, boxes, pixels };
+}
