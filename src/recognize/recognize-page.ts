@@ -12,6 +12,7 @@ import { segmentSymbols } from '../symbols/segment.js';
 import { readPage, type SystemReading } from '../assembly/read-page.js';
 import type { OcrReader } from '../text/ocr.js';
 import { readPageText, type PageText } from '../text/page-text.js';
+import { nextTurn } from '../workers/next-turn.js';
 
 /** Pipeline stages of one page, reported as they finish (for progress). */
 export type PageStage = 'prepared' | 'staves' | 'symbols' | 'assembled';
@@ -25,14 +26,19 @@ export interface PageTextSink {
 }
 
 export async function recognizePage(raster: Raster, page: number, onStage?: (stage: PageStage) => void, text?: PageTextSink): Promise<SystemReading[]> {
+  // Each stage ends with a turn of the event loop, so other threads' messages (the OCR worker's) get through.
+  const finished = (stage: PageStage) => {
+    onStage?.(stage);
+    return nextTurn();
+  };
   const prepared = preparePage(raster);
-  onStage?.('prepared');
+  await finished('prepared');
   const staves = findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE);
   const systems = groupSystems(staves, prepared.ink);
-  onStage?.('staves');
+  await finished('staves');
   const map = await segmentSymbols(prepared.gray, staves);
   const symbols = readSymbols(map, staves, CANONICAL_STAFF_SPACE);
-  onStage?.('symbols');
+  await finished('symbols');
   if (text) {
     // Text (title block, part names, lyrics: src/text/) is read in the OCR worker's thread while this one
     // goes on with the music and the next page; one page at a time, so at most two pages wait in memory.
@@ -43,6 +49,6 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   }
   const image = { gray: prepared.gray, ink: prepared.ink, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
   const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);
-  onStage?.('assembled');
+  await finished('assembled');
   return readings;
 }

@@ -11,6 +11,7 @@ import * as ort from 'onnxruntime-web';
 import type { GrayImage } from '../image/gray.js';
 import type { Staff } from '../staves/detect-staves.js';
 import { onnxModel, type OnnxModel } from './onnx-model.js';
+import { nextTurn } from '../workers/next-turn.js';
 
 export const SYMBOL_MODEL_FILE = 'symbols.onnx';
 /** Version of the committed model (its card's `version`), written into every recognised MusicXML. */
@@ -56,6 +57,7 @@ export async function segmentSymbols(page: GrayImage, staves: readonly Staff[]):
         const x0 = Math.max(left, start - WINDOW_CONTEXT);
         const x1 = Math.min(right, end + WINDOW_CONTEXT);
         await segmentWindow(model, page, map, { x0, x1, y0, height }, { left: start, right: end, top, bottom });
+        await nextTurn(); // the model's run holds this thread: other threads' messages get through between windows
       }
     }
   }

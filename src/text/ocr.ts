@@ -150,31 +150,26 @@ export async function openOcr(locales: readonly string[]): Promise<OcrReader | u
       failure,
     ]);
     await worker.setParameters(PARAMETERS as Record<string, string>);
-    let queue: Promise<unknown> = Promise.resolve();
     return {
       languages: choice.languages,
       fallbacks: choice.fallbacks,
-      readLine(image) {
-        // One line at a time through the one worker, so results never interleave.
-        const next = queue.then(async () => {
-          // Both of tesseract.js's image loaders pass a Uint8Array through as the file's bytes (its types say Buffer).
-          const result = await worker.recognize(encodePgm(image) as unknown as Buffer, {}, { text: false, blocks: true });
-          const words: OcrWord[] = [];
-          for (const block of result.data.blocks ?? []) {
-            for (const paragraph of block.paragraphs) {
-              for (const line of paragraph.lines) {
-                for (const word of line.words) {
-                  if (!word.text.trim()) continue;
-                  const symbols = word.symbols.map((c) => ({ text: c.text, x0: c.bbox.x0, x1: c.bbox.x1 }));
-                  words.push({ text: word.text.trim(), confidence: word.confidence, ...word.bbox, symbols });
-                }
+      async readLine(image) {
+        // Lines may be sent all at once: the worker reads them in the order sent, each to its own reply.
+        // Both of tesseract.js's image loaders pass a Uint8Array through as the file's bytes (its types say Buffer).
+        const result = await worker.recognize(encodePgm(image) as unknown as Buffer, {}, { text: false, blocks: true });
+        const words: OcrWord[] = [];
+        for (const block of result.data.blocks ?? []) {
+          for (const paragraph of block.paragraphs) {
+            for (const line of paragraph.lines) {
+              for (const word of line.words) {
+                if (!word.text.trim()) continue;
+                const symbols = word.symbols.map((c) => ({ text: c.text, x0: c.bbox.x0, x1: c.bbox.x1 }));
+                words.push({ text: word.text.trim(), confidence: word.confidence, ...word.bbox, symbols });
               }
             }
           }
-          return words;
-        });
-        queue = next.catch(() => {});
-        return next;
+        }
+        return words;
       },
       close: () => worker.terminate().then(() => undefined),
     };

@@ -44,18 +44,16 @@ const TARGET_SIZE = 16;
 
 export async function readPageText(input: TextPageInput & { transform: PageTransform }, ocr: OcrReader): Promise<PageText> {
   const regions = findTextRegions(input);
+  const wanted = regions.lines.filter((line) => READ.has(line.kind));
+  // Every line is sent at once: the worker reads them one after another on its own thread, while this
+  // one goes on with the music. Sent one by one, each line would wait for this thread to be free.
+  const crops = wanted.map((line) => cropLine(input.gray, regions, line));
+  const read = await Promise.all(crops.map((crop) => ocr.readLine(crop.image).catch(() => [] as OcrWord[]))); // a line that cannot be read is left out
   const lines: ReadLine[] = [];
-  for (const line of regions.lines) {
-    if (!READ.has(line.kind)) continue;
-    const crop = cropLine(input.gray, regions, line);
-    let words: OcrWord[];
-    try {
-      words = await ocr.readLine(crop.image);
-    } catch {
-      continue; // a line that cannot be read is left out
-    }
-    const px = (x: number) => crop.x + x / crop.scale;
-    const placed = words.map((w) => ({
+  wanted.forEach((line, i) => {
+    const crop = crops[i]!;
+    const px = crop.toPage;
+    const placed = read[i]!.map((w) => ({
       ...w,
       x0: px(w.x0),
       x1: px(w.x1),
@@ -63,7 +61,7 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
       y1: crop.y + w.y1 / crop.scale,
       symbols: w.symbols.map((c) => ({ text: c.text, x0: px(c.x0), x1: px(c.x1) })),
     }));
-    if (!placed.length) continue;
+    if (!placed.length) return;
     lines.push({
       kind: line.kind,
       size: line.size,
@@ -77,29 +75,62 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
       ...(line.staff !== undefined ? { staff: line.staff } : {}),
       ...(line.verse !== undefined ? { verse: line.verse } : {}),
     });
-  }
+  });
   return { page: input.page, transform: input.transform, staves: [...input.staves], lines };
 }
 
-/** The line's glyphs alone on white, padded and scaled; (x, y) is its top-left corner on the page. */
-export function cropLine(gray: GrayImage, regions: TextRegions, line: TextLine): { image: GrayImage; x: number; y: number; scale: number } {
+/**
+ * The line's glyphs alone on white, padded and scaled, with every gap
+ * between its ink wider than {@link LONGEST_GAP} letter heights closed up to that:
+ * tesseract's cost grows with a line's width, and lyrics are mostly space.
+ * `toPage` takes an x in the crop back to the page; y is its top row on the page.
+ */
+export function cropLine(gray: GrayImage, regions: TextRegions, line: TextLine): { image: GrayImage; y: number; scale: number; toPage: (x: number) => number } {
   const pad = Math.max(3, Math.round(line.size * 0.4));
-  const x = Math.max(0, line.x0 - pad);
   const y = Math.max(0, line.y0 - pad);
-  const w = Math.min(gray.width, line.x1 + pad) - x;
   const h = Math.min(gray.height, line.y1 + pad) - y;
+  const columns = keptColumns(line, pad, gray.width, Math.max(pad, Math.round(line.size * LONGEST_GAP)));
+  const w = columns.length;
   const own = new Set(line.glyphs);
   const source = new Uint8Array(w * h).fill(255);
   for (let yy = 0; yy < h; yy++) {
     for (let xx = 0; xx < w; xx++) {
-      const i = (y + yy) * gray.width + x + xx;
+      const i = (y + yy) * gray.width + columns[xx]!;
       const label = regions.labels[i]!;
       // Paper keeps its gray (the soft edges of letters); ink of anything but this line's glyphs is erased.
       if (label === 0 || own.has(label)) source[yy * w + xx] = gray.data[i]!;
     }
   }
   const scale = Math.min(4, Math.max(1, TARGET_SIZE / Math.max(1, line.size)));
-  return { image: scaleBilinear({ width: w, height: h, data: source }, scale), x, y, scale };
+  const toPage = (x: number) => {
+    const c = x / scale;
+    if (c <= 0) return columns[0]! + c;
+    if (c >= w) return columns[w - 1]! + 1 + (c - w);
+    return columns[Math.floor(c)]! + (c - Math.floor(c));
+  };
+  return { image: scaleBilinear({ width: w, height: h, data: source }, scale), y, scale, toPage };
+}
+
+/** Widest gap a crop keeps between a line's inks, in letter heights: twice a word space and more. */
+const LONGEST_GAP = 1;
+
+/** The page columns a line's crop is made of, left to right: its padded extent less the middle of every gap wider than `longest`. */
+function keptColumns(line: TextLine, pad: number, width: number, longest: number): number[] {
+  const columns: number[] = [];
+  const keep = (from: number, to: number) => {
+    for (let x = Math.max(0, from); x < Math.min(width, to); x++) columns.push(x);
+  };
+  let from = line.x0 - pad;
+  for (let i = 1; i < line.spans.length; i++) {
+    const gapStart = line.spans[i - 1]![1];
+    const gapEnd = line.spans[i]![0];
+    if (gapEnd - gapStart <= longest) continue;
+    const half = Math.floor(longest / 2);
+    keep(from, gapStart + half);
+    from = gapEnd - (longest - half);
+  }
+  keep(from, line.x1 + pad);
+  return columns;
 }
 
 function scaleBilinear(image: GrayImage, scale: number): GrayImage {

@@ -1,0 +1,109 @@
+/**
+ * The text stage's reading of a page: each line cropped to its own glyphs,
+ * wide gaps closed up so the reader spends no time on paper, positions
+ * mapped back to the page, and every line sent to the OCR worker at once.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodePages } from '../../src/input/decode-pages.js';
+import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
+import { RECOGNITION_PDF_DPI } from '../../src/recognize/recognize-score.js';
+import { detectStaves } from '../../src/staves/detect-staves.js';
+import { groupSystems } from '../../src/staves/systems.js';
+import { segmentSymbols } from '../../src/symbols/segment.js';
+import type { OcrReader, OcrWord } from '../../src/text/ocr.js';
+import { cropLine, readPageText } from '../../src/text/page-text.js';
+import type { TextLine, TextRegions } from '../../src/text/text-regions.js';
+
+/** A 400 × 40 page with three ink blocks 10 px tall (labels 1–3) on a row, and a foreign speck (label 4) between the first two. */
+function page() {
+  const width = 400;
+  const height = 40;
+  const gray = { width, height, data: new Uint8Array(width * height).fill(250) };
+  const labels = new Int32Array(width * height);
+  const paint = (x0: number, x1: number, label: number) => {
+    for (let y = 15; y < 25; y++) for (let x = x0; x < x1; x++) [gray.data[y * width + x], labels[y * width + x]] = [20, label];
+  };
+  paint(20, 40, 1);
+  paint(48, 60, 2); // 8 px after the first: a letter's gap, kept
+  paint(300, 330, 3); // 240 px after the second: closed up
+  paint(150, 155, 4);
+  const line: TextLine = { kind: 'lyrics', x0: 20, y0: 15, x1: 330, y1: 25, size: 10, glyphs: [1, 2, 3], spans: [[20, 40], [48, 60], [300, 330]] };
+  const regions: TextRegions = { lines: [line], labels, width };
+  return { gray, regions, line };
+}
+
+describe('cropLine', () => {
+  it('closes up gaps wider than a letter height, keeps narrower ones, and maps crop columns back to the page', () => {
+    const { gray, regions, line } = page();
+    const crop = cropLine(gray, regions, line);
+    // Letters 10 px tall are enlarged to 16: scale 1.6. Padding 4 on each side; the 240 px gap becomes 10.
+    expect(crop.scale).toBeCloseTo(1.6);
+    expect(crop.image.width).toBe(Math.round((4 + 20 + 8 + 12 + 10 + 30 + 4) * 1.6));
+    // The first crop column at or right of a page column.
+    const column = (pageX: number) => {
+      let x = 0;
+      while (x < crop.image.width && crop.toPage(x) < pageX) x++;
+      return x;
+    };
+    // The blocks' left edges map back within a page pixel of where they are, with ink right there in the crop.
+    for (const x of [20, 48, 300]) {
+      const c = column(x);
+      expect(crop.toPage(c) - x, `page x ${x}`).toBeLessThan(1);
+      expect(crop.image.data[Math.round((20 - crop.y) * crop.scale) * crop.image.width + c + 1], `ink right of page x ${x}`).toBeLessThan(100);
+    }
+    expect(crop.toPage(crop.image.width)).toBeCloseTo(334, 0);
+    // The foreign speck lay in the closed gap: no crop column shows it.
+    expect(crop.toPage(column(150))).toBeGreaterThan(250);
+  });
+
+  it('keeps a line without wide gaps whole', () => {
+    const { gray, regions } = page();
+    const line: TextLine = { kind: 'title', x0: 20, y0: 15, x1: 60, y1: 25, size: 10, glyphs: [1, 2], spans: [[20, 40], [48, 60]] };
+    const crop = cropLine(gray, regions, line);
+    expect(crop.image.width).toBe(Math.round(48 * 1.6));
+    expect(crop.toPage(0)).toBe(16);
+    expect(crop.toPage(16)).toBeCloseTo(26);
+  });
+});
+
+describe('readPageText', () => {
+  it('sends every line to the reader before the first is answered, and places the words on the page', async () => {
+    const pdf = new URL('../../bench/text-set/text-abendlied/score.pdf', import.meta.url);
+    for await (const { raster } of decodePages([{ filename: 'score.pdf', data: new Uint8Array(readFileSync(pdf)) }], { dpi: RECOGNITION_PDF_DPI })) {
+      const prepared = preparePage(raster);
+      const staves = detectStaves(prepared.ink, { staffSpace: CANONICAL_STAFF_SPACE });
+      const input = {
+        gray: prepared.gray,
+        ink: prepared.ink,
+        staves,
+        systems: groupSystems(staves, prepared.ink),
+        map: await segmentSymbols(prepared.gray, staves),
+        space: CANONICAL_STAFF_SPACE,
+        page: 0,
+        transform: prepared.transform,
+      };
+      const asked: { width: number; answer: (words: OcrWord[]) => void }[] = [];
+      const reader: OcrReader = {
+        languages: ['eng'],
+        fallbacks: [],
+        readLine: (image) => new Promise((answer) => asked.push({ width: image.width, answer })),
+        close: async () => {},
+      };
+      const reading = readPageText(input, reader);
+      await new Promise((resolve) => setImmediate(resolve));
+      // Title, composer, lyricist, two part names and two verses under each of the voice's systems.
+      expect(asked.length).toBeGreaterThanOrEqual(9);
+      // Each line answers one word spanning its crop; it lands on its line's box on the page.
+      for (const { width, answer } of asked) answer([{ text: 'word', confidence: 90, x0: 0, y0: 0, x1: width, y1: 10, symbols: [] }]);
+      const read = await reading;
+      expect(read.lines).toHaveLength(asked.length);
+      for (const line of read.lines) {
+        const [word] = line.words;
+        const pad = Math.max(3, Math.round(line.size * 0.4));
+        expect(line.x0 - word!.x0).toBeCloseTo(Math.min(pad, line.x0), 0);
+        expect(word!.x1 - line.x1).toBeCloseTo(pad, 0);
+      }
+    }
+  }, 60_000);
+});
