@@ -11,7 +11,7 @@ import { readSymbols } from '../symbols/read-symbols.js';
 import { segmentSymbols } from '../symbols/segment.js';
 import { readPage, type SystemReading } from '../assembly/read-page.js';
 import type { OcrReader } from '../text/ocr.js';
-import { readPageText, type PageText } from '../text/page-text.js';
+import { readEarlyText, readPageText, type PageText } from '../text/page-text.js';
 import { nextTurn } from '../workers/next-turn.js';
 
 /** Pipeline stages of one page, reported as they finish (for progress). */
@@ -36,16 +36,20 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   const staves = findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE);
   const systems = groupSystems(staves, prepared.ink);
   await finished('staves');
+  // Text (title block, part names, lyrics: src/text/) is read in the OCR worker's thread while this one
+  // goes on with the music and the next page. It is an extra: a page whose text cannot be read keeps its music.
+  const found = { gray: prepared.gray, ink: prepared.ink, staves, systems, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
+  // The title block and part names need no class map: they are read while the page is segmented.
+  const early = text?.ocr.then((ocr) => ocr && readEarlyText(found, ocr)).catch(() => undefined);
   const map = await segmentSymbols(prepared.gray, staves);
   const symbols = readSymbols(map, staves, CANONICAL_STAFF_SPACE);
   await finished('symbols');
   if (text) {
-    // Text (title block, part names, lyrics: src/text/) is read in the OCR worker's thread while this one
-    // goes on with the music and the next page; one page at a time, so at most two pages wait in memory.
-    // It is an extra: a page whose text cannot be read keeps its music.
+    // One page's reading at a time, so at most two pages wait in memory.
     await text.pending;
-    const input = { gray: prepared.gray, ink: prepared.ink, staves, systems, map, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
-    text.pending = text.ocr.then((ocr) => ocr && readPageText(input, ocr)).then((read) => void (read && text.pages.push(read)), () => {});
+    text.pending = Promise.all([text.ocr, early])
+      .then(([ocr, ahead]) => ocr && readPageText({ ...found, map }, ocr, ahead ?? undefined))
+      .then((read) => void (read && text.pages.push(read)), () => {});
   }
   const image = { gray: prepared.gray, ink: prepared.ink, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
   const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);

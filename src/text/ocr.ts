@@ -75,10 +75,12 @@ export function pickFolder(locales: readonly string[], folders: readonly Tessdat
 export async function tessdataFolders(): Promise<TessdataFolder[]> {
   const configured = env.tessdata;
   if (!isNode) return configured?.languages ? [{ base: configured.base, languages: configured.languages, gzip: configured.gzip ?? false }] : [];
-  const { readdirSync } = await import('node:fs');
-  const { fileURLToPath } = await import('node:url');
-  const { createRequire } = await import('node:module');
-  const { dirname, join } = await import('node:path');
+  // Reached synchronously: a job's pages are decoded and prepared without a turn of the event loop, and
+  // each dynamic import would wait for one, holding the worker's start back by a page's preparation.
+  const { readdirSync } = process.getBuiltinModule('fs');
+  const { fileURLToPath } = process.getBuiltinModule('url');
+  const { createRequire } = process.getBuiltinModule('module');
+  const { dirname, join } = process.getBuiltinModule('path');
   const list = (folder: string, gzip?: boolean): TessdataFolder | undefined => {
     let names: string[];
     try {

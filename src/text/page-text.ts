@@ -8,12 +8,18 @@
  * A crop holds only the line's own glyphs on white, so stems, slurs and
  * beams crossing a lyric line never reach the reader, and is enlarged to
  * the letter size tesseract reads best.
+ *
+ * The title block and part names stand clear of the staves, so they can be
+ * found without the symbol model's classes: {@link readEarlyText} sends them
+ * while the page is still being segmented, and the page's reading takes
+ * those answers for the lines it finds with the very same glyphs (the same
+ * crop, so the same words).
  */
 import type { GrayImage } from '../image/gray.js';
 import type { PageTransform } from '../preparation/prepare-page.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { OcrReader, OcrWord } from './ocr.js';
-import { findTextRegions, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
+import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
 
 export interface ReadLine extends TextBox {
   kind: TextKind;
@@ -42,13 +48,40 @@ const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'l
 /** Letter height crops are enlarged to, when smaller: measured on the dev set, larger crops read no better and take longer. */
 const TARGET_SIZE = 16;
 
-export async function readPageText(input: TextPageInput & { transform: PageTransform }, ocr: OcrReader): Promise<PageText> {
-  const regions = findTextRegions(input);
+/** Kinds read before segmentation: their lines stand clear of the staves, where the class map changes nothing. */
+const EARLY: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation']);
+
+/** What the finding before segmentation leaves for the page's reading. */
+export interface EarlyText {
+  /** The page's ink, labelled once for both findings (on a large page, tens of megabytes not allocated twice). */
+  components: InkComponents;
+  /** Words of the lines sent, by their glyphs (see {@link glyphKey}). */
+  words: Map<string, Promise<OcrWord[]>>;
+}
+
+/** Sends the title block's and part names' lines, found without the class map, to be read while the page is segmented. */
+export function readEarlyText(input: Omit<TextPageInput, 'map'>, ocr: OcrReader): EarlyText {
+  const components = labelInk(input.ink);
+  const regions = findTextRegions(input, components);
+  const words = new Map<string, Promise<OcrWord[]>>();
+  for (const line of regions.lines) {
+    if (EARLY.has(line.kind)) words.set(glyphKey(line), readCrop(ocr, cropLine(input.gray, regions, line)));
+  }
+  return { components, words };
+}
+
+/** A line's identity across the two findings: its glyphs' component labels (one labelling of one page's ink). */
+function glyphKey(line: TextLine): string {
+  return line.glyphs.join(' ');
+}
+
+export async function readPageText(input: TextPageInput & { transform: PageTransform }, ocr: OcrReader, early?: EarlyText): Promise<PageText> {
+  const regions = findTextRegions(input, early?.components);
   const wanted = regions.lines.filter((line) => READ.has(line.kind));
   // Every line is sent at once: the worker reads them one after another on its own thread, while this
   // one goes on with the music. Sent one by one, each line would wait for this thread to be free.
   const crops = wanted.map((line) => cropLine(input.gray, regions, line));
-  const read = await Promise.all(crops.map((crop) => ocr.readLine(crop.image).catch(() => [] as OcrWord[]))); // a line that cannot be read is left out
+  const read = await Promise.all(crops.map((crop, i) => early?.words.get(glyphKey(wanted[i]!)) ?? readCrop(ocr, crop)));
   const lines: ReadLine[] = [];
   wanted.forEach((line, i) => {
     const crop = crops[i]!;
@@ -79,13 +112,25 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
   return { page: input.page, transform: input.transform, staves: [...input.staves], lines };
 }
 
+/** A line cut out for reading: `toPage` takes an x in the image back to the page; y is its top row on the page. */
+export interface LineCrop {
+  image: GrayImage;
+  y: number;
+  scale: number;
+  toPage: (x: number) => number;
+}
+
+/** A crop's words; none for a line that cannot be read (it is left out). */
+function readCrop(ocr: OcrReader, crop: LineCrop): Promise<OcrWord[]> {
+  return ocr.readLine(crop.image).catch(() => []);
+}
+
 /**
  * The line's glyphs alone on white, padded and scaled, with every gap
  * between its ink wider than {@link LONGEST_GAP} letter heights closed up to that:
  * tesseract's cost grows with a line's width, and lyrics are mostly space.
- * `toPage` takes an x in the crop back to the page; y is its top row on the page.
  */
-export function cropLine(gray: GrayImage, regions: TextRegions, line: TextLine): { image: GrayImage; y: number; scale: number; toPage: (x: number) => number } {
+export function cropLine(gray: GrayImage, regions: TextRegions, line: TextLine): LineCrop {
   const pad = Math.max(3, Math.round(line.size * 0.4));
   const y = Math.max(0, line.y0 - pad);
   const h = Math.min(gray.height, line.y1 + pad) - y;

@@ -72,7 +72,11 @@ export interface TextPageInput {
   ink: BinaryImage;
   staves: readonly Staff[];
   systems: readonly StaffSystem[];
-  map: ClassMap;
+  /**
+   * The symbol model's classes. Without them (before segmentation) only ink touching a staff line
+   * counts as music: enough for the title block and part names, which stand clear of the staves.
+   */
+  map?: ClassMap;
   space: number;
   /** 0-based page of the job: only the first carries the title block. */
   page: number;
@@ -90,9 +94,16 @@ interface Line extends TextBox {
 /** Classes the model gives music, 1 by class index: a component mostly of these is not text. */
 const MUSIC_CLASSES = Uint8Array.from(SYMBOL_CLASSES, (name) => (['background', 'text', 'dynamics'].includes(name) ? 0 : 1));
 
-export function findTextRegions(input: TextPageInput): TextRegions {
-  const { ink, staves, space } = input;
-  const { labels, boxes } = labelInk(ink);
+/** The page's ink components: a label per pixel and each label's box (index 0 unused). */
+export interface InkComponents {
+  labels: Int32Array;
+  boxes: TextBox[];
+}
+
+/** Finds the page's text; `components` are its ink's, when a finding before this one labelled them. */
+export function findTextRegions(input: TextPageInput, components: InkComponents = labelInk(input.ink)): TextRegions {
+  const { staves, space } = input;
+  const { labels, boxes } = components;
   const musical = musicLabels(input, labels, boxes.length);
   const glyphs: Glyph[] = [];
   const marks: Glyph[] = [];
@@ -105,14 +116,14 @@ export function findTextRegions(input: TextPageInput): TextRegions {
     else if (w * h >= 2 || w >= 2) marks.push({ label, ...box });
   });
   const lines = groupLines(glyphs, marks, space);
-  return { lines: classify(lines, input), labels, width: ink.width };
+  return { lines: classify(lines, input), labels, width: input.ink.width };
 }
 
 // ---------------------------------------------------------------------------
 // Components.
 
-/** 8-connected components of the ink: a label per pixel and each label's box (index 0 unused). */
-function labelInk(ink: BinaryImage): { labels: Int32Array; boxes: TextBox[] } {
+/** 8-connected components of the ink. */
+export function labelInk(ink: BinaryImage): InkComponents {
   const { labels, boxes } = connectedComponents(ink.width, ink.height, ink.data);
   return { labels, boxes: [{ x0: 0, y0: 0, x1: 0, y1: 0 }, ...boxes] };
 }
@@ -138,6 +149,7 @@ function musicLabels(input: TextPageInput, labels: Int32Array, count: number): U
       }
     }
   }
+  if (!map) return musical;
   const text = new Int32Array(count);
   const music = new Int32Array(count);
   const dynamics = new Int32Array(count);

@@ -12,7 +12,7 @@ import { detectStaves } from '../../src/staves/detect-staves.js';
 import { groupSystems } from '../../src/staves/systems.js';
 import { segmentSymbols } from '../../src/symbols/segment.js';
 import type { OcrReader, OcrWord } from '../../src/text/ocr.js';
-import { cropLine, readPageText } from '../../src/text/page-text.js';
+import { cropLine, readEarlyText, readPageText } from '../../src/text/page-text.js';
 import type { TextLine, TextRegions } from '../../src/text/text-regions.js';
 
 /** A 400 × 40 page with three ink blocks 10 px tall (labels 1–3) on a row, and a foreign speck (label 4) between the first two. */
@@ -68,42 +68,65 @@ describe('cropLine', () => {
 });
 
 describe('readPageText', () => {
-  it('sends every line to the reader before the first is answered, and places the words on the page', async () => {
+  /** The committed text-set page (title, credits, two part names, two verses under the voice) up to its class map. */
+  async function abendlied() {
     const pdf = new URL('../../bench/text-set/text-abendlied/score.pdf', import.meta.url);
     for await (const { raster } of decodePages([{ filename: 'score.pdf', data: new Uint8Array(readFileSync(pdf)) }], { dpi: RECOGNITION_PDF_DPI })) {
       const prepared = preparePage(raster);
       const staves = detectStaves(prepared.ink, { staffSpace: CANONICAL_STAFF_SPACE });
-      const input = {
-        gray: prepared.gray,
-        ink: prepared.ink,
-        staves,
-        systems: groupSystems(staves, prepared.ink),
-        map: await segmentSymbols(prepared.gray, staves),
-        space: CANONICAL_STAFF_SPACE,
-        page: 0,
-        transform: prepared.transform,
-      };
-      const asked: { width: number; answer: (words: OcrWord[]) => void }[] = [];
-      const reader: OcrReader = {
-        languages: ['eng'],
-        fallbacks: [],
-        readLine: (image) => new Promise((answer) => asked.push({ width: image.width, answer })),
-        close: async () => {},
-      };
-      const reading = readPageText(input, reader);
-      await new Promise((resolve) => setImmediate(resolve));
-      // Title, composer, lyricist, two part names and two verses under each of the voice's systems.
-      expect(asked.length).toBeGreaterThanOrEqual(9);
-      // Each line answers one word spanning its crop; it lands on its line's box on the page.
-      for (const { width, answer } of asked) answer([{ text: 'word', confidence: 90, x0: 0, y0: 0, x1: width, y1: 10, symbols: [] }]);
-      const read = await reading;
-      expect(read.lines).toHaveLength(asked.length);
-      for (const line of read.lines) {
-        const [word] = line.words;
-        const pad = Math.max(3, Math.round(line.size * 0.4));
-        expect(line.x0 - word!.x0).toBeCloseTo(Math.min(pad, line.x0), 0);
-        expect(word!.x1 - line.x1).toBeCloseTo(pad, 0);
-      }
+      const found = { gray: prepared.gray, ink: prepared.ink, staves, systems: groupSystems(staves, prepared.ink), space: CANONICAL_STAFF_SPACE, page: 0, transform: prepared.transform };
+      return { found, map: await segmentSymbols(prepared.gray, staves) };
     }
+    throw new Error('no page');
+  }
+
+  /** A reader that answers only when told, recording what it was asked. */
+  function patientReader() {
+    const asked: { width: number; answer: (words: OcrWord[]) => void }[] = [];
+    const reader: OcrReader = {
+      languages: ['eng'],
+      fallbacks: [],
+      readLine: (image) => new Promise((answer) => asked.push({ width: image.width, answer })),
+      close: async () => {},
+    };
+    // Each line answers one word spanning its crop.
+    const answerAll = () => asked.forEach(({ width, answer }) => answer([{ text: 'word', confidence: 90, x0: 0, y0: 0, x1: width, y1: 10, symbols: [] }]));
+    return { asked, reader, answerAll };
+  }
+
+  it('sends every line to the reader before the first is answered, and places the words on the page', async () => {
+    const { found, map } = await abendlied();
+    const { asked, reader, answerAll } = patientReader();
+    const reading = readPageText({ ...found, map }, reader);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Title, composer, lyricist, two part names and two verses under each of the voice's systems.
+    expect(asked.length).toBeGreaterThanOrEqual(9);
+    answerAll();
+    const read = await reading;
+    expect(read.lines).toHaveLength(asked.length);
+    // A word spanning its crop lands on its line's box, padding included.
+    for (const line of read.lines) {
+      const [word] = line.words;
+      const pad = Math.max(3, Math.round(line.size * 0.4));
+      expect(line.x0 - word!.x0).toBeCloseTo(Math.min(pad, line.x0), 0);
+      expect(word!.x1 - line.x1).toBeCloseTo(pad, 0);
+    }
+  }, 60_000);
+
+  it('reads the title block and part names before segmentation, and does not read them again', async () => {
+    const { found, map } = await abendlied();
+    const { asked, reader, answerAll } = patientReader();
+    const early = readEarlyText(found, reader);
+    // Title, composer, lyricist and the two part names; no lyrics, which need the class map.
+    expect(early.words.size).toBe(5);
+    expect(asked).toHaveLength(5);
+    const reading = readPageText({ ...found, map }, reader, early);
+    await new Promise((resolve) => setImmediate(resolve));
+    const lyrics = asked.length - 5;
+    expect(lyrics).toBeGreaterThanOrEqual(4);
+    answerAll();
+    const read = await reading;
+    expect(read.lines.filter((l) => l.kind !== 'lyrics')).toHaveLength(5);
+    expect(read.lines.filter((l) => l.kind === 'lyrics')).toHaveLength(lyrics);
   }, 60_000);
 });
