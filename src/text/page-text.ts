@@ -75,6 +75,7 @@ function glyphKey(line: TextLine): string {
   return line.glyphs.join(' ');
 }
 
+/** Finds a page's text with its class map and reads every line that goes somewhere, taking `early`'s answers where it can. */
 export async function readPageText(input: TextPageInput & { transform: PageTransform }, ocr: OcrReader, early?: EarlyText): Promise<PageText> {
   const regions = findTextRegions(input, early?.components);
   const wanted = regions.lines.filter((line) => READ.has(line.kind));
