@@ -36,7 +36,7 @@ export interface OcrReader {
   readonly languages: readonly string[];
   /** Locales read through a stand-in language or script (see locale-languages.ts). */
   readonly fallbacks: readonly string[];
-  /** The words of one line of text (ink dark on white). */
+  /** The words of one line of text (ink dark on white). Calls may overlap: a page sends all its lines at once. */
   readLine(image: GrayImage): Promise<OcrWord[]>;
   close(): Promise<void>;
 }
