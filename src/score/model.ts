@@ -248,6 +248,27 @@ export interface NoteEvent extends TimedEvent {
   lyrics: Lyric[];
   /** Fermata, staccato … as MusicXML element names; only what was seen. */
   articulations?: string[];
+  /** Slurs starting, continuing or stopping on this stroke. */
+  slurs?: Slur[];
+  /** Ornaments as MusicXML element names inside `<ornaments>`: `trill-mark`, `mordent`, `inverted-mordent`, `turn`, `inverted-turn`, `shake` … */
+  ornaments?: string[];
+  /** A trill's wavy line starts or stops on this stroke. */
+  wavyLine?: 'start' | 'stop';
+  /** Tremolo strokes through the stem (`single`), or between two strokes (`start`/`stop`). */
+  tremolo?: { marks: number; type: 'single' | 'start' | 'stop' };
+  /** The chord is rolled (an arpeggio sign before it). */
+  arpeggiate?: boolean;
+}
+
+/**
+ * One end of a slur, as MusicXML `<slur>`: `number` tells overlapping slurs
+ * apart (1–16); a slur crossing a system break is still one slur, and a
+ * writer splits it as its format expects.
+ */
+export interface Slur {
+  type: 'start' | 'stop' | 'continue';
+  number: number;
+  placement?: 'above' | 'below';
 }
 
 export type BeamValue = 'begin' | 'continue' | 'end' | 'forward hook' | 'backward hook';
@@ -332,4 +353,12 @@ export interface Direction extends Evidenced {
   dynamics?: string;
   /** Playback tempo in quarter notes per minute, when the direction sets one. */
   tempo?: number;
+  /** A hairpin starts (`crescendo`, `diminuendo`) or ends (`stop`) here; `number` pairs overlapping ones. */
+  wedge?: { type: 'crescendo' | 'diminuendo' | 'stop' | 'continue'; number: number };
+  /** Piano pedal mark: Ped. (`start`), * (`stop`), a change, or the line going on. */
+  pedal?: 'start' | 'stop' | 'change' | 'continue';
+  /** Rehearsal mark as printed ("A", "12"). */
+  rehearsal?: string;
+  /** Segno or coda sign. */
+  sign?: 'segno' | 'coda';
 }
