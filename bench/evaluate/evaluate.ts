@@ -14,11 +14,12 @@
  * can micro-average exactly: it sums the counts over documents and derives
  * the ratios again.
  */
-import { compare, equals, sub, type Fraction } from '../../src/score/fraction.js';
+import { add, compare, equals, sub, type Fraction } from '../../src/score/fraction.js';
 import type { Measure, Pitch, Score } from '../../src/score/model.js';
 import { midiNumber } from '../../src/score/pitch.js';
 import { measureStarts, placedNotes } from '../../src/score/timeline.js';
 import { align } from './align.js';
+import { evaluateNotation, sumNotation, type NotationMetrics } from './notation.js';
 
 /** Note detection: matched pairs, the notes on each side, and the ratios. */
 export interface Detection {
@@ -66,6 +67,14 @@ export interface AggregateMetrics {
   strict: Detection;
   /** Notes matching in pitch, on the same alignment as {@link strict}. */
   loose: Detection;
+  /**
+   * Notes as heard: a chain of tied heads is one note lasting their sum, and
+   * it matches in pitch and that whole duration. A tie never read costs here
+   * (two notes where the page has one), which per-head counting cannot see.
+   */
+  tieMerged: Detection;
+  /** Everything printed: the notation edit-distance error rate and per-element precision and recall (notation.ts). */
+  notation: NotationMetrics;
   measures: MeasureCount;
   /** Clefs in force, per staff. */
   clef: Accuracy;
@@ -89,12 +98,15 @@ export type ScoreMetrics = AggregateMetrics;
 /** Compares a recognised score with the true score of the same document. */
 export function evaluateScore(predicted: Score, truth: Score): ScoreMetrics {
   const notes = matchNotes(staffNotes(predicted), staffNotes(truth));
+  const heard = matchNotes(staffNotes(predicted, { mergeTies: true }), staffNotes(truth, { mergeTies: true }));
   const predictedMeasures = measureCount(predicted);
   const trueMeasures = measureCount(truth);
   return {
     documents: 1,
     strict: detection(notes.strict, notes.predicted, notes.truth),
     loose: detection(notes.loose, notes.predicted, notes.truth),
+    tieMerged: detection(heard.strict, heard.predicted, heard.truth),
+    notation: evaluateNotation(predicted, truth).metrics,
     measures: measureError(predictedMeasures, trueMeasures, Math.abs(predictedMeasures - trueMeasures)),
     clef: sequenceAccuracy(staffClefs(predicted), staffClefs(truth)),
     key: sequenceAccuracy(partSignatures(predicted, keyLabel), partSignatures(truth, keyLabel)),
@@ -122,6 +134,8 @@ export function aggregate(metrics: readonly ScoreMetrics[]): AggregateMetrics {
     documents,
     strict: detectionSum((m) => m.strict),
     loose: detectionSum((m) => m.loose),
+    tieMerged: detectionSum((m) => m.tieMerged),
+    notation: sumNotation(metrics.map((m) => m.notation)),
     measures: measureError(sum((m) => m.measures.predicted), sum((m) => m.measures.truth), sum((m) => m.measures.difference)),
     clef: accuracySum((m) => m.clef),
     key: accuracySum((m) => m.key),
@@ -221,21 +235,37 @@ export interface NoteToken {
  * by two voices comes out in the same order whichever voice holds which
  * note. Grace notes are left out — they take no time and recognisers and
  * encoders disagree most about them; cue notes are printed, so they count.
- * Tied notes count once per notehead, as printed.
+ * Tied notes count once per notehead, as printed, unless `mergeTies` asks
+ * for them as heard: a head whose tie stop meets an open tie of the same
+ * pitch on its staff, ending where it starts, lengthens that note instead.
  */
-export function staffNotes(score: Score): NoteToken[][] {
+export function staffNotes(score: Score, options: { mergeTies?: boolean } = {}): NoteToken[][] {
   const offsets = staffOffsets(score);
   const staves = Array.from({ length: staffTotal(score) }, (): NoteToken[] => []);
   const starts = score.parts.map(measureStarts);
-  for (const placed of placedNotes(score)) {
-    if (placed.grace) continue;
-    staves[staffSlot(offsets, score, placed.part, placed.staff)]!.push({
+  /** Tied notes waiting for their continuation, by staff and pitch: the token and where it ends. */
+  const open = new Map<string, { token: NoteToken; end: Fraction }>();
+  const placedInTime = [...placedNotes(score)].filter((p) => !p.grace).sort((x, y) => compare(x.onset, y.onset));
+  for (const placed of placedInTime) {
+    const slot = staffSlot(offsets, score, placed.part, placed.staff);
+    const key = `${slot}:${midiNumber(placed.pitch)}`;
+    const pending = options.mergeTies ? open.get(key) : undefined;
+    if (pending && placed.note.tieStop && equals(pending.end, placed.onset)) {
+      pending.token.duration = add(pending.token.duration, placed.duration);
+      pending.end = add(placed.onset, placed.duration);
+      if (!placed.note.tieStart) open.delete(key);
+      continue;
+    }
+    const token: NoteToken = {
       measure: placed.measure,
       onset: sub(placed.onset, starts[placed.part]![placed.measure]!),
       pitch: placed.pitch,
       duration: placed.duration,
       midi: midiNumber(placed.pitch),
-    });
+    };
+    staves[slot]!.push(token);
+    if (options.mergeTies && placed.note.tieStart) open.set(key, { token, end: add(placed.onset, placed.duration) });
+    else open.delete(key);
   }
   for (const notes of staves) notes.sort(readingOrder);
   return staves;
