@@ -1,0 +1,84 @@
+/**
+ * The generated part of the dev set (built into .data/dev-set/ by
+ * `npm run data:dev-set`, not committed): longer excerpts of the same dev
+ * pieces as the committed documents (dev-split.ts), so that nothing here was
+ * ever trained on, engraved three ways:
+ *
+ * - by Verovio with LilyPond's Emmentaler music font (verovio-engraver.ts):
+ *   Verovio's layout, which training knows, with glyph shapes it never saw;
+ * - by MuseScore 3 and LilyPond, as the committed documents, in documents of
+ *   several pages, two of them orchestral scores whose first page is a title
+ *   page (the music starts on page 2) with transposing winds and brass.
+ *
+ * The held-out MuseScore 4 string quartets come beside these
+ * (quartet-pages.ts, quartet-split.ts).
+ */
+import type { DevCategory } from './dev-split.js';
+
+export type ExtendedEngraver = 'musescore' | 'lilypond' | 'verovio-emmentaler';
+
+export interface ExtendedDevDocument {
+  id: string;
+  category: DevCategory;
+  /** Corpus file, relative to ../shared/corpus: always one of the committed dev documents' pieces. */
+  source: string;
+  parts?: readonly (string | number)[];
+  measures: readonly [number, number];
+  engraver: ExtendedEngraver;
+  locales?: readonly string[];
+  /** A page holding only the title comes first, as printed scores often have. */
+  titlePage?: boolean;
+}
+
+const L = (file: string) => `lieder/${file}.mxl`;
+const O = (file: string) => `orchestral/${file}.mxl`;
+
+const MULLERIN = L('Schubert,_Franz__Die_schone_Mullerin,_D.795__8_Morgengru__lc5025982');
+const AMOROSO = L('Chaminade,_Cecile_____Amoroso__lc4999292');
+const QUEEN_MARY = L('Elgar,_Edward__7_Lieder__2_Queen_Marys_Song__lc6236150');
+const BOTSCHAFT = L('Brahms,_Johannes__5_Lieder,_Op.47__1_Botschaft__lc5656522');
+const RHEINLEGENDCHEN = L('Mahler,_Gustav__Des_Knaben_Wunderhorn__7_Rheinlegendchen__lc29746856');
+const IL_PLEURE = L('Debussy,_Claude__Ariettes_Oubliees__2_Il_pleure_dans_mon_coeur__lc5060918');
+const SUR_LA_PLAGE = L('Chaminade,_Cecile_____Sur_la_plage__lc5000363');
+const KINDERTOTEN = L('Mahler,_Gustav__Kindertotenlieder__1_Nun_will_die_Sonn_so_hell_aufgehn__lc5054519');
+const FISCHERMADCHEN = L('Schubert,_Franz__Schwanengesang,_D.957__10_Das_Fischermadchen__lc5098612');
+const DAMASK_ROSE = L('Elgar,_Edward__7_Lieder__1_Like_to_the_Damask_Rose__lc6236149');
+const ENGLISCHE_GRUSS = L('Brahms,_Johannes__Marienlieder,_Op.22__1_Der_englische_Gruss__lc8707581');
+const JAGER = L('Brahms,_Johannes__Marienlieder,_Op.22__4_Der_Jager__lc8712405');
+const GARTENLIED = L('Hensel,_Fanny__Gartenlieder,_Op.3__1_Horst_du_nicht_die_Baume_rauschen__lc6022950');
+const GLEE = L('Arne,_Thomas_____A_Favorite_Glee__To_Soften_Care___lc29161331');
+const HAYDN_104 = O('Haydn,_Franz__Symphony_No.104__1__Haydn_104_1');
+const SCHUBERT_5 = O('Schubert,_Franz__Symphony_No.5,_D.485__1__Schubert_D.485_1');
+const BRAHMS_3 = (n: number) => O(`Brahms,_Johannes__Symphony_No.3,_Op.90__${n}__Brahms_Op.90_${n}`);
+const STRINGS = ['strings.violin', 'strings.viola', 'strings.cello'];
+
+export const EXTENDED_DEV_DOCUMENTS: readonly ExtendedDevDocument[] = [
+  // Verovio's layout, Emmentaler's glyphs: every category.
+  { id: 'v-mono-haydn104-violin1', category: 'monophonic', source: HAYDN_104, parts: [13], measures: [64, 150], engraver: 'verovio-emmentaler' },
+  { id: 'v-mono-brahms3-cello', category: 'monophonic', source: BRAHMS_3(3), parts: [13], measures: [0, 80], engraver: 'verovio-emmentaler' },
+  { id: 'v-mono-damask-rose-voice', category: 'monophonic', source: DAMASK_ROSE, parts: [0], measures: [28, 60], engraver: 'verovio-emmentaler', locales: ['en'] },
+  { id: 'v-piano-kindertotenlieder', category: 'piano', source: KINDERTOTEN, parts: ['keyboard.'], measures: [16, 48], engraver: 'verovio-emmentaler', locales: ['de'] },
+  { id: 'v-piano-il-pleure', category: 'piano', source: IL_PLEURE, parts: ['keyboard.'], measures: [16, 40], engraver: 'verovio-emmentaler', locales: ['fr'] },
+  { id: 'v-vp-botschaft', category: 'voice-piano', source: BOTSCHAFT, measures: [14, 40], engraver: 'verovio-emmentaler', locales: ['de'] },
+  { id: 'v-vp-queen-marys-song', category: 'voice-piano', source: QUEEN_MARY, measures: [14, 36], engraver: 'verovio-emmentaler', locales: ['en'] },
+  { id: 'v-choir-jager', category: 'choir', source: JAGER, measures: [16, 40], engraver: 'verovio-emmentaler', locales: ['de'] },
+  { id: 'v-choir-englische-gruss', category: 'choir', source: ENGLISCHE_GRUSS, measures: [16, 40], engraver: 'verovio-emmentaler', locales: ['de'] },
+  { id: 'v-chamber-haydn104', category: 'chamber', source: HAYDN_104, parts: STRINGS, measures: [36, 76], engraver: 'verovio-emmentaler' },
+  { id: 'v-chamber-schubert5', category: 'chamber', source: SCHUBERT_5, parts: STRINGS, measures: [40, 80], engraver: 'verovio-emmentaler' },
+  { id: 'v-orch-haydn104', category: 'orchestral', source: HAYDN_104, measures: [64, 80], engraver: 'verovio-emmentaler' },
+  { id: 'v-orch-schubert5', category: 'orchestral', source: SCHUBERT_5, measures: [48, 64], engraver: 'verovio-emmentaler' },
+  // MuseScore 3 and LilyPond: documents of several pages.
+  { id: 'mono-schubert5-violin1-long', category: 'monophonic', source: SCHUBERT_5, parts: [7], measures: [48, 160], engraver: 'musescore' },
+  { id: 'mono-brahms3-flute-long', category: 'monophonic', source: BRAHMS_3(4), parts: [0], measures: [0, 120], engraver: 'lilypond' },
+  { id: 'piano-sur-la-plage-long', category: 'piano', source: SUR_LA_PLAGE, parts: ['keyboard.'], measures: [16, 52], engraver: 'musescore', locales: ['fr'] },
+  { id: 'piano-fischermadchen-long', category: 'piano', source: FISCHERMADCHEN, parts: ['keyboard.'], measures: [16, 48], engraver: 'musescore', locales: ['de'] },
+  { id: 'vp-rheinlegendchen-long', category: 'voice-piano', source: RHEINLEGENDCHEN, measures: [14, 44], engraver: 'lilypond', locales: ['de'] },
+  { id: 'vp-amoroso-long', category: 'voice-piano', source: AMOROSO, measures: [14, 40], engraver: 'musescore', locales: ['fr', 'en'] },
+  { id: 'vp-morgengruss-long', category: 'voice-piano', source: MULLERIN, measures: [14, 40], engraver: 'lilypond', locales: ['de'] },
+  { id: 'choir-gartenlied-long', category: 'choir', source: GARTENLIED, measures: [16, 48], engraver: 'lilypond', locales: ['de'] },
+  { id: 'choir-glee-long', category: 'choir', source: GLEE, measures: [16, 48], engraver: 'musescore', locales: ['en'] },
+  { id: 'chamber-schubert5-long', category: 'chamber', source: SCHUBERT_5, parts: STRINGS, measures: [100, 150], engraver: 'musescore' },
+  { id: 'chamber-haydn104-long', category: 'chamber', source: HAYDN_104, parts: STRINGS, measures: [100, 150], engraver: 'lilypond' },
+  { id: 'orch-brahms3-3-title', category: 'orchestral', source: BRAHMS_3(3), measures: [8, 28], engraver: 'musescore', titlePage: true },
+  { id: 'orch-haydn104-title', category: 'orchestral', source: HAYDN_104, measures: [100, 116], engraver: 'lilypond', titlePage: true },
+];
