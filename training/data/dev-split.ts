@@ -10,6 +10,7 @@
  * renders all training pages: the dev set measures how recognition carries
  * over to engravers it has never seen.
  */
+import { isHeldOutQuartet } from './quartet-split.js';
 
 export type DevCategory = 'monophonic' | 'piano' | 'voice-piano' | 'choir' | 'chamber' | 'orchestral';
 
@@ -95,8 +96,12 @@ const DEV_WORKS: readonly string[] = ['Brahms,_Johannes__Symphony_No.3,_Op.90__'
 /** Corpus files (relative to ../shared/corpus) excluded from training. */
 export const DEV_FILES: ReadonlySet<string> = new Set(DEV_DOCUMENTS.map((d) => d.source));
 
-/** True when a corpus file (path relative to ../shared/corpus, or absolute) belongs to the dev set. */
+/**
+ * True when a corpus file (path relative to ../shared/corpus, or absolute) belongs to the dev set,
+ * including every movement of a held-out string-quartet work (quartet-split.ts).
+ */
 export function isDevPiece(path: string): boolean {
+  if (isHeldOutQuartet(path)) return true;
   const rel = path.replace(/^.*?\b(lieder|orchestral|polish|mutopia)\//, '$1/');
   if (DEV_FILES.has(rel)) return true;
   const name = rel.slice(rel.indexOf('/') + 1);
