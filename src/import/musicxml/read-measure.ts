@@ -25,6 +25,7 @@ import type {
   Note,
   NoteEvent,
   RestEvent,
+  Slur,
   TimeSignature,
   Transposition,
   Tuplet,
@@ -71,6 +72,18 @@ const DEFAULT_CLEF_LINE: Record<string, number> = { G: 2, F: 4, C: 3, percussion
 export const ARTICULATIONS = new Set<string>([
   'accent', 'strong-accent', 'staccato', 'tenuto', 'detached-legato', 'staccatissimo', 'spiccato',
   'breath-mark', 'caesura', 'stress', 'unstress', 'soft-accent',
+]);
+
+/** Ornaments kept by the model: element names valid inside `<ornaments>` (wavy lines and tremolos have their own fields). */
+export const ORNAMENTS = new Set<string>([
+  'trill-mark', 'mordent', 'inverted-mordent', 'turn', 'inverted-turn', 'delayed-turn', 'delayed-inverted-turn',
+  'vertical-turn', 'inverted-vertical-turn', 'shake', 'schleifer', 'haydn',
+]);
+const WEDGE_TYPES = new Set<string>(['crescendo', 'diminuendo', 'stop', 'continue']);
+/** MusicXML pedal types onto the model's: a sostenuto pedal goes down like a damper pedal; a line broken off ends, and resumes as a start. */
+const PEDAL_TYPES = new Map<string, NonNullable<Direction['pedal']>>([
+  ['start', 'start'], ['stop', 'stop'], ['change', 'change'], ['continue', 'continue'],
+  ['sostenuto', 'start'], ['discontinue', 'stop'], ['resume', 'start'],
 ]);
 
 interface Placed {
@@ -213,6 +226,7 @@ function readNote(
   if (child(c, 'cue')) event.cue = true;
   const articulations = readArticulations(c);
   if (articulations.length) event.articulations = articulations;
+  addNotations(event, c);
   addLyrics(event, c, state);
   return { event, voice };
 }
@@ -269,6 +283,7 @@ function addChordNote(event: NoteEvent, c: XmlElement, state: PartReadState, whe
   const key = midiNumber(note.pitch);
   const at = event.notes.findIndex((n) => midiNumber(n.pitch) > key);
   event.notes.splice(at < 0 ? event.notes.length : at, 0, note);
+  addNotations(event, c);
   addLyrics(event, c, state);
 }
 
@@ -311,6 +326,52 @@ function readArticulations(c: XmlElement): string[] {
     if (child(n, 'fermata') && !found.includes('fermata')) found.push('fermata');
   }
   return found;
+}
+
+/** A `number` attribute as a MusicXML number-level (1–16); 1 when absent or out of range. */
+function numberLevel(text: string | undefined): number {
+  const n = Number(text ?? 1);
+  return Number.isInteger(n) && n >= 1 && n <= 16 ? n : 1;
+}
+
+/**
+ * Slurs, ornaments, wavy lines, tremolos and arpeggios of one `<note>`, added
+ * to its stroke: a chord's notes each may carry them, and the stroke gathers
+ * them once (the same slur end or ornament on two heads counts once).
+ * Accidental marks and other ornaments are not part of the model.
+ */
+function addNotations(event: NoteEvent, c: XmlElement): void {
+  for (const n of children(c, 'notations')) {
+    for (const s of children(n, 'slur')) {
+      const type = s.attrs.type;
+      if (type !== 'start' && type !== 'stop' && type !== 'continue') continue;
+      const slur: Slur = { type, number: numberLevel(s.attrs.number) };
+      const placement = s.attrs.placement;
+      if (placement === 'above' || placement === 'below') slur.placement = placement;
+      const slurs = (event.slurs ??= []);
+      if (!slurs.some((x) => x.type === slur.type && x.number === slur.number)) slurs.push(slur);
+    }
+    for (const o of children(n, 'ornaments')) {
+      for (const x of o.children) {
+        if (ORNAMENTS.has(x.name)) {
+          const ornaments = (event.ornaments ??= []);
+          if (!ornaments.includes(x.name)) ornaments.push(x.name);
+        } else if (x.name === 'wavy-line') {
+          // A line that starts and stops on one stroke keeps its start: the trill is drawn.
+          const type = x.attrs.type;
+          if (type === 'start' || (type === 'stop' && !event.wavyLine)) event.wavyLine = type;
+        } else if (x.name === 'tremolo' && !event.tremolo) {
+          const type = x.attrs.type ?? 'single';
+          const text = x.text.trim();
+          const marks = text === '' ? NaN : Number(text);
+          if ((type === 'single' || type === 'start' || type === 'stop') && Number.isInteger(marks) && marks >= 0 && marks <= 8) {
+            event.tremolo = { marks, type };
+          }
+        }
+      }
+    }
+    if (child(n, 'arpeggiate')) event.arpeggiate = true;
+  }
 }
 
 function addLyrics(event: NoteEvent, c: XmlElement, state: PartReadState): void {
@@ -455,6 +516,7 @@ function readDirection(c: XmlElement, state: PartReadState, pos: Fraction): Dire
   const placement = c.attrs.placement;
   if (placement === 'above' || placement === 'below') dir.placement = placement;
   const words: string[] = [];
+  const rehearsal: string[] = [];
   for (const dt of children(c, 'direction-type')) {
     for (const w of children(dt, 'words')) if (w.text.trim()) words.push(w.text.trim());
     const dyn = child(dt, 'dynamics');
@@ -464,11 +526,24 @@ function readDirection(c: XmlElement, state: PartReadState, pos: Fraction): Dire
     }
     const metronome = readMetronome(child(dt, 'metronome'));
     if (metronome && !dir.metronome) dir.metronome = metronome;
+    const wedge = child(dt, 'wedge');
+    const wedgeType = wedge?.attrs.type;
+    // Of a hairpin ending where the next begins, the beginning is kept: it is what is drawn from here on.
+    if (wedgeType && WEDGE_TYPES.has(wedgeType) && (!dir.wedge || (dir.wedge.type === 'stop' && wedgeType !== 'stop'))) {
+      dir.wedge = { type: wedgeType as NonNullable<Direction['wedge']>['type'], number: numberLevel(wedge.attrs.number) };
+    }
+    const pedal = PEDAL_TYPES.get(child(dt, 'pedal')?.attrs.type ?? '');
+    if (pedal && !dir.pedal) dir.pedal = pedal;
+    for (const r of children(dt, 'rehearsal')) if (r.text.trim()) rehearsal.push(r.text.trim());
+    if (!dir.sign && child(dt, 'segno')) dir.sign = 'segno';
+    if (!dir.sign && child(dt, 'coda')) dir.sign = 'coda';
   }
   if (words.length) dir.words = words.join(' ');
+  if (rehearsal.length) dir.rehearsal = rehearsal.join(' ');
   const tempo = parseTempo(child(c, 'sound')?.attrs.tempo);
   if (tempo !== undefined) dir.tempo = tempo;
-  if (dir.words === undefined && dir.dynamics === undefined && dir.metronome === undefined && dir.tempo === undefined) return undefined;
+  const kept = [dir.words, dir.dynamics, dir.metronome, dir.tempo, dir.wedge, dir.pedal, dir.rehearsal, dir.sign];
+  if (kept.every((x) => x === undefined)) return undefined;
   return dir;
 }
 
