@@ -33,6 +33,12 @@ const DYNAMICS = new Set([
   'sfpp', 'fp', 'rf', 'rfz', 'sfz', 'sffz', 'fz', 'n', 'pf', 'sfzp',
 ]);
 
+/** Element names the model keeps in `ornaments` and the schema allows inside `<ornaments>`. */
+const ORNAMENTS = new Set([
+  'trill-mark', 'mordent', 'inverted-mordent', 'turn', 'inverted-turn', 'delayed-turn', 'delayed-inverted-turn',
+  'vertical-turn', 'inverted-vertical-turn', 'shake', 'schleifer', 'haydn',
+]);
+
 /** Page geometry written to `<defaults>`: A4 at 7.0556 mm per 40 tenths (a 7 mm staff). */
 const MM_PER_40_TENTHS = 7.0556;
 const PAGE_HEIGHT = 1684;
@@ -317,17 +323,33 @@ function writeEvent(m: XMLBuilder, part: Part, voice: string, event: VoiceEvent,
     if (first) event.beams?.forEach((value, level) => n.ele('beam', { number: String(level + 1) }).txt(value));
     const articulations = first ? (event.articulations ?? []) : [];
     const hasTuplet = first && (event.tuplet?.start || event.tuplet?.stop);
-    if (note.tieStart || note.tieStop || hasTuplet || articulations.length) {
+    const slurs = first ? (event.slurs ?? []) : [];
+    const ornaments = first ? (event.ornaments ?? []).filter((o) => ORNAMENTS.has(o)) : [];
+    const wavyLine = first ? event.wavyLine : undefined;
+    const tremolo = first && event.tremolo && Number.isInteger(event.tremolo.marks) && event.tremolo.marks >= 0 && event.tremolo.marks <= 8 ? event.tremolo : undefined;
+    const hasOrnaments = ornaments.length > 0 || wavyLine !== undefined || tremolo !== undefined;
+    // An arpeggio spans the chord: every head carries it, as engravers write it.
+    if (note.tieStart || note.tieStop || hasTuplet || articulations.length || slurs.length || hasOrnaments || event.arpeggiate) {
       const notations = n.ele('notations');
       if (note.tieStop) notations.ele('tied', { type: 'stop' });
       if (note.tieStart) notations.ele('tied', { type: 'start' });
+      for (const slur of slurs) {
+        notations.ele('slur', { type: slur.type, number: String(numberLevel(slur.number)), ...(slur.placement && { placement: slur.placement }) });
+      }
       if (hasTuplet) writeTupletMarks(notations, event);
+      if (hasOrnaments) {
+        const orn = notations.ele('ornaments');
+        for (const o of ornaments) orn.ele(o);
+        if (wavyLine) orn.ele('wavy-line', { type: wavyLine, number: '1' });
+        if (tremolo) orn.ele('tremolo', { type: tremolo.type }).txt(String(tremolo.marks));
+      }
       const marks = articulations.filter((a) => a !== 'fermata');
       if (marks.length) {
         const arts = notations.ele('articulations');
         for (const a of marks) arts.ele(a);
       }
       if (articulations.includes('fermata')) notations.ele('fermata', { type: 'upright' });
+      if (event.arpeggiate) notations.ele('arpeggiate');
     }
     if (first) writeLyrics(n, event);
   });
@@ -369,25 +391,60 @@ function writeLyrics(n: XMLBuilder, event: NoteEvent): void {
   }
 }
 
+/**
+ * Direction types in the order they read: rehearsal mark and segno/coda
+ * first, then the text; a hairpin that ends here before the dynamic that
+ * ends it, one that starts here after the dynamic it starts from; the pedal last.
+ */
 function writeDirection(m: XMLBuilder, part: Part, dir: Direction): void {
-  const visible = dir.words !== undefined || dir.dynamics !== undefined || dir.metronome !== undefined;
+  const visible =
+    dir.words !== undefined || dir.dynamics !== undefined || dir.metronome !== undefined ||
+    dir.wedge !== undefined || dir.pedal !== undefined || dir.rehearsal !== undefined || dir.sign !== undefined;
   if (!visible) {
     if (dir.tempo !== undefined) m.ele('sound', { tempo: String(dir.tempo) });
     return;
   }
   const d = m.ele('direction', dir.placement ? { placement: dir.placement } : {});
+  if (dir.rehearsal !== undefined) d.ele('direction-type').ele('rehearsal').txt(dir.rehearsal);
+  if (dir.sign) d.ele('direction-type').ele(dir.sign);
+  const wedge = dir.wedge && { type: dir.wedge.type, number: String(numberLevel(dir.wedge.number)) };
+  const wedgeEnds = wedge && (wedge.type === 'stop' || wedge.type === 'continue');
+  if (wedge && wedgeEnds) d.ele('direction-type').ele('wedge', wedge);
   if (dir.words !== undefined) d.ele('direction-type').ele('words').txt(dir.words);
   if (dir.dynamics !== undefined) {
     const dyn = d.ele('direction-type').ele('dynamics');
     if (DYNAMICS.has(dir.dynamics)) dyn.ele(dir.dynamics);
     else dyn.ele('other-dynamics').txt(dir.dynamics);
   }
+  if (wedge && !wedgeEnds) d.ele('direction-type').ele('wedge', wedge);
   if (dir.metronome) {
     const met = d.ele('direction-type').ele('metronome');
     met.ele('beat-unit').txt(dir.metronome.beatUnit);
     for (let i = 0; i < dir.metronome.dots; i++) met.ele('beat-unit-dot');
     met.ele('per-minute').txt(String(dir.metronome.perMinute));
   }
+  if (dir.pedal) {
+    // Pedal changes and continuations are notches and runs of a pedal line; a part without them marks Ped. and *.
+    const line = pedalLines(part);
+    d.ele('direction-type').ele('pedal', { type: dir.pedal, line: line ? 'yes' : 'no', ...(line && { sign: dir.pedal === 'start' ? 'yes' : 'no' }) });
+  }
   if (part.staves > 1) d.ele('staff').txt(String(dir.staff));
   if (dir.tempo !== undefined) d.ele('sound', { tempo: String(dir.tempo) });
+}
+
+/** A MusicXML number-level (1–16) for slurs and wedges; 1 for anything else. */
+function numberLevel(n: number): number {
+  return Number.isInteger(n) && n >= 1 && n <= 16 ? n : 1;
+}
+
+const pedalLineCache = new WeakMap<Part, boolean>();
+
+/** Whether the part's pedal marks are drawn with lines: they are when it has pedal changes or continuations. */
+function pedalLines(part: Part): boolean {
+  let lines = pedalLineCache.get(part);
+  if (lines === undefined) {
+    lines = part.measures.some((m) => m.directions.some((d) => d.pedal === 'change' || d.pedal === 'continue'));
+    pedalLineCache.set(part, lines);
+  }
+  return lines;
 }
