@@ -1,19 +1,34 @@
 /**
- * Builds the committed dev set (bench/dev-set/) from the documents listed in
- * dev-split.ts:
+ * Builds the dev set:
  *
- *   npm run data:dev-set            # all documents
- *   npm run data:dev-set -- <id>…   # some of them
+ *   npm run data:dev-set                    # everything
+ *   npm run data:dev-set -- <id>…           # some of the engraved documents
+ *   npm run data:dev-set -- --quartets-only # only the quartet pages
  *
- * For each document: cut the excerpt, write its ground truth as MusicXML,
- * engrave it with MuseScore 3 or LilyPond (never Verovio, which makes the
- * training pages) into the PDF users would upload, then rasterise the PDF and
- * degrade each page into a scan and a phone photo, seeded by the document id.
+ * Two kinds of documents:
  *
- * Needs Debian's musescore3, lilypond and poppler-utils (pdftoppm).
+ * - Engraved (`split: 'tuned'`), listed in dev-split.ts, committed in
+ *   bench/dev-set/: for each, cut the excerpt, write its ground truth as
+ *   MusicXML, engrave it with MuseScore 3 or LilyPond (never Verovio, which
+ *   makes the training pages) into the PDF users would upload.
+ * - Quartet pages (`split: 'heldout'`): pages of the real MuseScore 4 PDFs of
+ *   the held-out OpenScore string quartets (quartet-split.ts), cut out of
+ *   the PDF as they are, with the truth of exactly their measures
+ *   (quartet-pages.ts). About 180 pages, spread over the works, as documents
+ *   of one to three pages.
+ *
+ * Either way the PDF is then rasterised and each page degraded into a scan
+ * and a phone photo, seeded by the document id.
+ *
+ * The full set, both kinds, goes to .data/dev-set/ (not committed). The
+ * committed bench/dev-set/ keeps the engraved documents and three one-page
+ * quartet documents (CI_QUARTET_DOCUMENTS), for the CI accuracy guard.
+ *
+ * Needs Debian's musescore3, lilypond and poppler-utils (pdftoppm,
+ * pdfseparate, pdfunite).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import jpeg from 'jpeg-js';
@@ -26,10 +41,15 @@ import { degradePhoto, degradeScan } from './degrade.js';
 import { DEV_DOCUMENTS, type DevDocument } from './dev-split.js';
 import { excerpt } from './excerpt.js';
 import { parseNetpbm } from './netpbm.js';
+import { createRng } from './prng.js';
+import { cutPages, quartetFiles, readQuartet, type QuartetFile, type QuartetMovement } from './quartet-pages.js';
+import { QUARTET_SPLIT } from './quartet-split.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = resolve(ROOT, '../shared/corpus');
 export const DEV_SET_DIR = join(ROOT, 'bench/dev-set');
+/** The full dev set, engraved documents and quartet pages: built here, never committed. */
+export const FULL_DEV_SET_DIR = join(ROOT, '.data/dev-set');
 
 /** Scans and photos from 150 dpi renderings: what office scanners and phones commonly deliver, and small enough to commit. */
 const SCAN_DPI = 150;
@@ -40,9 +60,16 @@ const SCAN_JPEG_QUALITY = 75;
 export interface DevManifestEntry {
   id: string;
   category: DevDocument['category'];
-  engraver: DevDocument['engraver'];
+  /** What made the clean PDF: MuseScore 3 or LilyPond from the truth, or MuseScore 4 (the corpus's own quartet PDFs). */
+  engraver: DevDocument['engraver'] | 'musescore4';
+  /** `tuned`: engraved documents the project has measured and tuned against; `heldout`: quartet pages kept for measuring only. */
+  split: 'tuned' | 'heldout';
+  /** Corpus file of the truth, relative to ../shared/corpus. */
   source: string;
+  /** Pages of the source PDF (1-based, first and last) the document is, for quartet pages. */
+  sourcePages?: readonly [number, number];
   parts?: DevDocument['parts'];
+  /** Measure indices [from, to) of the source's truth. */
   measures: DevDocument['measures'];
   locales?: DevDocument['locales'];
   licence: string;
@@ -58,6 +85,7 @@ export interface DevManifest {
 const LICENCES: Record<string, string> = {
   lieder: 'CC0 1.0 (OpenScore Lieder)',
   orchestral: 'CC0 1.0 scores (Hauptstimme orchestral corpus, repository MIT)',
+  quartets: 'CC0 1.0 (OpenScore String Quartets)',
 };
 
 /** A stable 32-bit seed from a document id (FNV-1a). */
@@ -87,8 +115,8 @@ function engrave(doc: Pick<DevDocument, 'engraver'>, musicxml: string, work: str
   return readFileSync(join(work, 'score.pdf'));
 }
 
-function rasterise(work: string, dpi: number, prefix: string, gray: boolean): Raster[] {
-  run('pdftoppm', ['-r', String(dpi), ...(gray ? ['-gray'] : []), 'score.pdf', prefix], work);
+function rasterise(work: string, pdf: string, dpi: number, prefix: string, gray: boolean): Raster[] {
+  run('pdftoppm', ['-r', String(dpi), ...(gray ? ['-gray'] : []), pdf, prefix], work);
   return readdirSync(work)
     .filter((f) => f.startsWith(`${prefix}-`))
     .sort((a, b) => Number(/-(\d+)\./.exec(a)![1]) - Number(/-(\d+)\./.exec(b)![1]))
@@ -115,6 +143,7 @@ export function buildDocument(doc: DevDocument): DevManifestEntry {
     id: doc.id,
     category: doc.category,
     engraver: doc.engraver,
+    split: 'tuned',
     source: doc.source,
     ...(doc.parts && { parts: doc.parts }),
     measures: doc.measures,
@@ -137,53 +166,104 @@ export function engraveDocument(doc: Pick<DevDocument, 'id' | 'engraver'>, truth
     truth = { ...truth, credits };
   }
   const xml = writeMusicXml(truth, { encodingDate: '2026-11-21' });
-  const work = mkdtempSync(join(tmpdir(), `devset-${doc.id}-`));
-  const out = join(dir, doc.id);
+  return withWorkDir(doc.id, (work) => writeDocument(doc.id, engrave(doc, xml, work), xml, dir, work));
+}
+
+/**
+ * Pages `first`…`last` (1-based) of a PDF as they are, with their truth,
+ * degraded like every dev document into `<dir>/<id>/`.
+ */
+export function pdfPagesDocument(id: string, pdfPath: string, first: number, last: number, truth: Score, dir: string): Pick<DevManifestEntry, 'pages' | 'files'> {
+  const xml = writeMusicXml(truth, { encodingDate: '2026-11-21' });
+  return withWorkDir(id, (work) => writeDocument(id, cutPdf(pdfPath, first, last, work), xml, dir, work));
+}
+
+function withWorkDir<T>(id: string, body: (work: string) => T): T {
+  const work = mkdtempSync(join(tmpdir(), `devset-${id}-`));
   try {
-    const pdf = engrave(doc, xml, work);
-    rmSync(out, { recursive: true, force: true });
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'score.pdf'), pdf);
-    writeFileSync(join(out, 'truth.musicxml'), xml);
-    const seed = seedOf(doc.id);
-    const scans = rasterise(work, SCAN_DPI, 'scan', true).map((page, i) => {
-      // Binarised scans compress best as PNG, noisy gray ones as JPEG: keep whichever is smaller, as scanners do.
-      const image = degradeScan(page, seed + i).image;
-      const png = encodePng(image);
-      const jpg = encodeJpeg(image, SCAN_JPEG_QUALITY);
-      const name = png.length <= jpg.length ? `scan-${i + 1}.png` : `scan-${i + 1}.jpg`;
-      writeFileSync(join(out, name), png.length <= jpg.length ? png : jpg);
-      return name;
-    });
-    const photos = rasterise(work, PHOTO_DPI, 'photo', false).map((page, i) => {
-      const name = `photo-${i + 1}.jpg`;
-      writeFileSync(join(out, name), encodeJpeg(degradePhoto(page, seed + 1000 + i).image, PHOTO_JPEG_QUALITY));
-      return name;
-    });
-    return {
-      pages: scans.length,
-      files: { pdf: `${doc.id}/score.pdf`, truth: `${doc.id}/truth.musicxml`, scan: scans.map((s) => `${doc.id}/${s}`), photo: photos.map((p) => `${doc.id}/${p}`) },
-    };
+    return body(work);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-export function readManifest(): DevManifest {
-  return JSON.parse(readFileSync(join(DEV_SET_DIR, 'manifest.json'), 'utf8')) as DevManifest;
+/** Pages `first`…`last` of a PDF, as one PDF (poppler's pdfseparate and pdfunite: the pages' content untouched). */
+function cutPdf(pdfPath: string, first: number, last: number, work: string): Buffer {
+  run('pdfseparate', ['-f', String(first), '-l', String(last), resolve(pdfPath), 'page-%d.pdf'], work);
+  const pages = Array.from({ length: last - first + 1 }, (_, i) => `page-${first + i}.pdf`);
+  if (pages.length === 1) return readFileSync(join(work, pages[0]!));
+  run('pdfunite', [...pages, 'cut.pdf'], work);
+  return readFileSync(join(work, 'cut.pdf'));
 }
 
-async function main(ids: string[]): Promise<void> {
+/** Writes a document's PDF and truth into `<dir>/<id>/`, then rasterises the PDF and degrades each page into a scan and a photo. */
+function writeDocument(id: string, pdf: Buffer, xml: string, dir: string, work: string): Pick<DevManifestEntry, 'pages' | 'files'> {
+  const out = join(dir, id);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'score.pdf'), pdf);
+  writeFileSync(join(work, 'pages.pdf'), pdf);
+  writeFileSync(join(out, 'truth.musicxml'), xml);
+  const seed = seedOf(id);
+  const scans = rasterise(work, 'pages.pdf', SCAN_DPI, 'scan', true).map((page, i) => {
+    // Binarised scans compress best as PNG, noisy gray ones as JPEG: keep whichever is smaller, as scanners do.
+    const image = degradeScan(page, seed + i).image;
+    const png = encodePng(image);
+    const jpg = encodeJpeg(image, SCAN_JPEG_QUALITY);
+    const name = png.length <= jpg.length ? `scan-${i + 1}.png` : `scan-${i + 1}.jpg`;
+    writeFileSync(join(out, name), png.length <= jpg.length ? png : jpg);
+    return name;
+  });
+  const photos = rasterise(work, 'pages.pdf', PHOTO_DPI, 'photo', false).map((page, i) => {
+    const name = `photo-${i + 1}.jpg`;
+    writeFileSync(join(out, name), encodeJpeg(degradePhoto(page, seed + 1000 + i).image, PHOTO_JPEG_QUALITY));
+    return name;
+  });
+  return {
+    pages: scans.length,
+    files: { pdf: `${id}/score.pdf`, truth: `${id}/truth.musicxml`, scan: scans.map((s) => `${id}/${s}`), photo: photos.map((p) => `${id}/${p}`) },
+  };
+}
+
+export function readManifest(dir = DEV_SET_DIR): DevManifest {
+  return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as DevManifest;
+}
+
+function previousEntries(dir: string): Map<string, DevManifestEntry> {
+  try {
+    return new Map(readManifest(dir).documents.map((e) => [e.id, e]));
+  } catch {
+    return new Map(); // First build.
+  }
+}
+
+/** An entry with its fields in a fixed order; documents built before the split existed were all tuned. */
+function normalEntry(e: DevManifestEntry): DevManifestEntry {
+  const { id, category, engraver, split, source, sourcePages, ...rest } = e;
+  return { id, category, engraver, split: split ?? 'tuned', source, ...(sourcePages && { sourcePages }), ...rest };
+}
+
+function writeManifest(dir: string, description: string, documents: DevManifestEntry[]): void {
+  const manifest: DevManifest = { description, documents: documents.map(normalEntry) };
+  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+const BENCH_DESCRIPTION =
+  'ScoreSight dev set: excerpts of corpus pieces excluded from training (training/data/dev-split.ts), engraved by MuseScore 3 and LilyPond (split "tuned"), and three pages of held-out OpenScore string quartets as MuseScore 4 printed them (split "heldout", training/data/quartet-split.ts), each as PDF, scan-degraded and photo-degraded pages, with MusicXML ground truth.';
+const FULL_DESCRIPTION =
+  'ScoreSight full dev set: the engraved documents of bench/dev-set (split "tuned") and about 180 pages of the held-out OpenScore string quartets as MuseScore 4 printed them (split "heldout"), each as PDF, scan-degraded and photo-degraded pages, with MusicXML ground truth of exactly their measures.';
+
+/** The committed manifest: the engraved documents, then the CI quartet pages. */
+function writeBenchManifest(byId: Map<string, DevManifestEntry>): void {
+  const ids = [...DEV_DOCUMENTS.map((d) => d.id), ...CI_QUARTET_DOCUMENTS];
+  writeManifest(DEV_SET_DIR, BENCH_DESCRIPTION, ids.map((id) => byId.get(id)).filter((e) => e !== undefined));
+}
+
+function buildEngraved(ids: string[]): void {
   const docs = ids.length ? DEV_DOCUMENTS.filter((d) => ids.includes(d.id)) : DEV_DOCUMENTS;
   if (ids.length && docs.length !== ids.length) throw new Error(`unknown document id among ${ids.join(', ')}`);
   mkdirSync(DEV_SET_DIR, { recursive: true });
-  let previous: DevManifestEntry[] = [];
-  try {
-    previous = readManifest().documents;
-  } catch {
-    // First build.
-  }
-  const byId = new Map(previous.map((e) => [e.id, e]));
+  const byId = previousEntries(DEV_SET_DIR);
   const started = performance.now();
   let pages = 0;
   for (const doc of docs) {
@@ -193,13 +273,183 @@ async function main(ids: string[]): Promise<void> {
     pages += entry.pages;
     console.log(`${doc.id}: ${entry.pages} page(s), ${doc.engraver}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  const manifest: DevManifest = {
-    description: 'ScoreSight dev set: excerpts of corpus pieces excluded from training (training/data/dev-split.ts), engraved by MuseScore 3 and LilyPond, each as PDF, scan-degraded PNG and photo-degraded JPEG pages, with MusicXML ground truth.',
-    documents: DEV_DOCUMENTS.map((d) => byId.get(d.id)).filter((e) => e !== undefined),
-  };
-  writeFileSync(join(DEV_SET_DIR, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeBenchManifest(byId);
   const seconds = (performance.now() - started) / 1000;
   console.log(`${docs.length} documents, ${pages} pages in ${seconds.toFixed(1)} s (${(pages / seconds).toFixed(2)} pages/s)`);
+}
+
+// ---------------------------------------------------------------------------
+// Quartet pages.
+
+/** About this many pages of held-out quartets in the full dev set. */
+const QUARTET_PAGE_BUDGET = 180;
+/** Document lengths in pages, taken in turn: mostly single pages, some runs of two or three. */
+const QUARTET_LENGTHS = [1, 1, 2, 1, 3] as const;
+
+/**
+ * The quartet documents also committed in bench/dev-set/, for the CI
+ * accuracy guard: three single pages of three works, chosen once from
+ * {@link selectQuartetDocuments}'s selection, far apart in style: a first
+ * page with title and part names (Schumann), a classical page (Mozart), a
+ * dense modern one (Debussy).
+ */
+export const CI_QUARTET_DOCUMENTS: readonly string[] = ['sq-schumann-sq9529900-p1', 'sq-mozart-sq9199617-p5', 'sq-debussy-sq8661306-p7'];
+
+export interface QuartetDocument {
+  id: string;
+  file: QuartetFile;
+  /** Pages of the file's PDF, 1-based, first and last. */
+  first: number;
+  last: number;
+}
+
+/** A quartet document's id: `sq-<composer>-<file>-p<first>[-<last>]`. */
+function quartetDocumentId(file: QuartetFile, first: number, last: number): string {
+  const composer = file.work
+    .split(',')[0]!
+    .normalize('NFD')
+    .replace(/[^A-Za-z-]/g, '')
+    .toLowerCase();
+  return `sq-${composer}-${file.id}-p${first}${last > first ? `-${last}` : ''}`;
+}
+
+/**
+ * Picks the quartet documents: round after round over the held-out works in
+ * order, one document from each, until about {@link QUARTET_PAGE_BUDGET}
+ * pages; lengths in turn from {@link QUARTET_LENGTHS}; where in the work, by a
+ * generator seeded with the work and the round, never reusing a page. It
+ * needs only each file's page count, so it is the same whatever the pages
+ * hold; pages that turn out to hold no music are dropped when built.
+ */
+export function selectQuartetDocuments(files: readonly { file: QuartetFile; pageCount: number }[]): QuartetDocument[] {
+  const works = [...new Set(files.map((f) => f.file.work))].filter((w) => QUARTET_SPLIT[w] === 'heldout').sort();
+  const used = new Set<string>();
+  const docs: QuartetDocument[] = [];
+  let pages = 0;
+  for (let round = 0; pages < QUARTET_PAGE_BUDGET; round++) {
+    let added = false;
+    for (const work of works) {
+      if (pages >= QUARTET_PAGE_BUDGET) break;
+      const want = QUARTET_LENGTHS[docs.length % QUARTET_LENGTHS.length]!;
+      const runs = (length: number) =>
+        files
+          .filter((f) => f.file.work === work)
+          .flatMap(({ file, pageCount }) =>
+            Array.from({ length: Math.max(0, pageCount - length + 1) }, (_, i) => i + 1)
+              .filter((first) => Array.from({ length }, (_, j) => `${file.mxl}#${first + j}`).every((k) => !used.has(k)))
+              .map((first) => ({ file, first, last: first + length - 1 })),
+          );
+      const candidates = runs(want).length ? runs(want) : runs(1);
+      if (!candidates.length) continue;
+      const pick = createRng(seedOf(`${work}#${round}`)).pick(candidates);
+      for (let p = pick.first; p <= pick.last; p++) used.add(`${pick.file.mxl}#${p}`);
+      docs.push({ id: quartetDocumentId(pick.file, pick.first, pick.last), ...pick });
+      pages += pick.last - pick.first + 1;
+      added = true;
+    }
+    if (!added) break;
+  }
+  return docs;
+}
+
+function pdfPageCount(path: string): number {
+  const info = execFileSync('pdfinfo', [path], { encoding: 'utf8' });
+  return Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? 0);
+}
+
+async function buildQuartets(): Promise<void> {
+  const started = performance.now();
+  const files = quartetFiles(CORPUS).filter((f) => QUARTET_SPLIT[f.work] === 'heldout');
+  const docs = selectQuartetDocuments(files.map((file) => ({ file, pageCount: pdfPageCount(join(CORPUS, file.pdf)) })));
+  const missingCi = CI_QUARTET_DOCUMENTS.filter((id) => !docs.some((d) => d.id === id));
+  if (missingCi.length) throw new Error(`CI quartet documents no longer selected: ${missingCi.join(', ')}`);
+  mkdirSync(FULL_DEV_SET_DIR, { recursive: true });
+  const entries = new Map<string, DevManifestEntry>();
+  const skipped: string[] = [];
+  // One file at a time: its truth and layout read once, for all its documents.
+  for (const file of files) {
+    const mine = docs.filter((d) => d.file === file);
+    if (!mine.length) continue;
+    const t0 = performance.now();
+    let movement: QuartetMovement;
+    try {
+      movement = await readQuartet(join(CORPUS, file.pdf), join(CORPUS, file.mxl));
+    } catch (err) {
+      const why = `${file.mxl}: skipped, ${err instanceof Error ? err.message : String(err)} (${mine.length} document(s) lost)`;
+      console.log(why);
+      skipped.push(why);
+      continue;
+    }
+    for (const doc of mine) {
+      let cut: ReturnType<typeof cutPages>;
+      try {
+        cut = cutPages(movement, doc.first, doc.last);
+      } catch (err) {
+        const why = `${doc.id}: skipped, ${err instanceof Error ? err.message : String(err)}`;
+        console.log(why);
+        skipped.push(why);
+        continue;
+      }
+      const built = pdfPagesDocument(doc.id, join(CORPUS, file.pdf), doc.first, doc.last, cut.truth, FULL_DEV_SET_DIR);
+      entries.set(doc.id, {
+        id: doc.id,
+        category: 'chamber',
+        engraver: 'musescore4',
+        split: 'heldout',
+        source: file.mxl,
+        sourcePages: [doc.first, doc.last],
+        measures: cut.measures,
+        licence: LICENCES.quartets!,
+        ...built,
+      });
+    }
+    console.log(`${file.mxl}: ${mine.map((d) => d.id).join(', ')} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  const quartetEntries = docs.map((d) => entries.get(d.id)).filter((e) => e !== undefined);
+
+  // The full set: the committed engraved documents, copied as they are, then the quartet pages.
+  const tuned = [...previousEntries(DEV_SET_DIR).values()].filter((e) => (e.split ?? 'tuned') === 'tuned');
+  for (const e of tuned) {
+    rmSync(join(FULL_DEV_SET_DIR, e.id), { recursive: true, force: true });
+    cpSync(join(DEV_SET_DIR, e.id), join(FULL_DEV_SET_DIR, e.id), { recursive: true });
+  }
+  const keep = new Set([...tuned, ...quartetEntries].map((e) => e.id));
+  for (const name of readdirSync(FULL_DEV_SET_DIR)) {
+    if (name.startsWith('sq-') && !keep.has(name)) rmSync(join(FULL_DEV_SET_DIR, name), { recursive: true, force: true });
+  }
+  writeManifest(FULL_DEV_SET_DIR, FULL_DESCRIPTION, [...tuned, ...quartetEntries]);
+
+  // The committed few.
+  const bench = previousEntries(DEV_SET_DIR);
+  for (const name of readdirSync(DEV_SET_DIR)) {
+    if (name.startsWith('sq-') && !CI_QUARTET_DOCUMENTS.includes(name)) rmSync(join(DEV_SET_DIR, name), { recursive: true, force: true });
+  }
+  for (const [id] of bench) if (id.startsWith('sq-')) bench.delete(id);
+  for (const id of CI_QUARTET_DOCUMENTS) {
+    const entry = entries.get(id);
+    if (!entry) throw new Error(`CI quartet document ${id} was not built`);
+    rmSync(join(DEV_SET_DIR, id), { recursive: true, force: true });
+    cpSync(join(FULL_DEV_SET_DIR, id), join(DEV_SET_DIR, id), { recursive: true });
+    bench.set(id, entry);
+  }
+  writeBenchManifest(bench);
+
+  const pages = quartetEntries.reduce((n, e) => n + e.pages, 0);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `quartets: ${quartetEntries.length} documents (${quartetEntries.filter((e) => e.pages === 1).length} of one page), ${pages} pages, from ${new Set(quartetEntries.map((e) => e.source.split('/').slice(0, 3).join('/'))).size} works, in ${seconds.toFixed(1)} s${skipped.length ? `; ${skipped.length} skipped` : ''}`,
+  );
+}
+
+async function main(args: string[]): Promise<void> {
+  const flags = args.filter((a) => a.startsWith('--'));
+  const ids = args.filter((a) => !a.startsWith('--'));
+  const unknown = flags.filter((f) => f !== '--quartets-only');
+  if (unknown.length) throw new Error(`unknown option ${unknown.join(', ')}; known: --quartets-only`);
+  const quartetsOnly = flags.includes('--quartets-only');
+  if (quartetsOnly && ids.length) throw new Error('--quartets-only builds every quartet document; give no ids with it');
+  if (!quartetsOnly) buildEngraved(ids);
+  if (!ids.length) await buildQuartets();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
