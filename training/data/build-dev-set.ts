@@ -4,6 +4,7 @@
  *   npm run data:dev-set                    # everything
  *   npm run data:dev-set -- <id>…           # some of the engraved documents
  *   npm run data:dev-set -- --quartets-only # only the quartet pages
+ *   npm run data:dev-set -- --generated-only # only the generated engraved documents (dev-extended.ts)
  *
  * Two kinds of documents:
  *
@@ -38,12 +39,15 @@ import type { Raster } from '../../src/image/raster.js';
 import type { Score } from '../../src/score/model.js';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
 import { degradePhoto, degradeScan } from './degrade.js';
+import { EXTENDED_DEV_DOCUMENTS, type ExtendedDevDocument } from './dev-extended.js';
 import { DEV_DOCUMENTS, type DevDocument } from './dev-split.js';
 import { excerpt } from './excerpt.js';
 import { parseNetpbm } from './netpbm.js';
 import { createRng } from './prng.js';
 import { cutPages, quartetFiles, readQuartet, type QuartetFile, type QuartetMovement } from './quartet-pages.js';
 import { QUARTET_SPLIT } from './quartet-split.js';
+import { prependTitlePage } from './title-page.js';
+import { engraveVerovioEmmentaler, engraveVerovioEmmentalerRasters } from './verovio-engraver.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = resolve(ROOT, '../shared/corpus');
@@ -61,7 +65,7 @@ export interface DevManifestEntry {
   id: string;
   category: DevDocument['category'];
   /** What made the clean PDF: MuseScore 3 or LilyPond from the truth, or MuseScore 4 (the corpus's own quartet PDFs). */
-  engraver: DevDocument['engraver'] | 'musescore4';
+  engraver: DevDocument['engraver'] | ExtendedDevDocument['engraver'] | 'musescore4';
   /** `tuned`: engraved documents the project has measured and tuned against; `heldout`: quartet pages kept for measuring only. */
   split: 'tuned' | 'heldout';
   /** Corpus file of the truth, relative to ../shared/corpus. */
@@ -73,8 +77,11 @@ export interface DevManifestEntry {
   measures: DevDocument['measures'];
   locales?: DevDocument['locales'];
   licence: string;
+  /** The music starts on page 2, after a title page. */
+  titlePage?: boolean;
   pages: number;
-  files: { pdf: string; truth: string; scan: string[]; photo: string[] };
+  /** `pdf` is the clean input: the PDF, or for Verovio (which makes no PDF) its pages as PNG. */
+  files: { pdf: string | string[]; truth: string; scan: string[]; photo: string[] };
 }
 
 export interface DevManifest {
@@ -99,7 +106,7 @@ function run(cmd: string, args: string[], cwd: string): void {
   execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' }, timeout: 120_000 });
 }
 
-function engrave(doc: Pick<DevDocument, 'engraver'>, musicxml: string, work: string): Buffer {
+function engrave(doc: Pick<DevDocument, 'engraver'> & { titlePage?: boolean }, musicxml: string, work: string, credits: Score['credits'] = {}): Buffer {
   writeFileSync(join(work, 'truth.musicxml'), musicxml);
   if (doc.engraver === 'musescore') {
     // MuseScore keeps the file's staff size and does not shrink a system to fit the page: a system
@@ -112,7 +119,7 @@ function engrave(doc: Pick<DevDocument, 'engraver'>, musicxml: string, work: str
     run('musicxml2ly', ['--no-beaming', '-o', 'score.ly', 'truth.musicxml'], work);
     run('lilypond', ['-dno-point-and-click', '-o', 'score', 'score.ly'], work);
   }
-  return readFileSync(join(work, 'score.pdf'));
+  return readFileSync(doc.titlePage ? prependTitlePage(credits, work, 'score.pdf') : join(work, 'score.pdf'));
 }
 
 function rasterise(work: string, pdf: string, dpi: number, prefix: string, gray: boolean): Raster[] {
@@ -158,7 +165,7 @@ export function buildDocument(doc: DevDocument): DevManifestEntry {
  * Writes a document's truth, engraves it and degrades its pages into
  * `<dir>/<id>/`: score.pdf, truth.musicxml, scan-N and photo-N.
  */
-export function engraveDocument(doc: Pick<DevDocument, 'id' | 'engraver'>, truth: Score, dir: string): Pick<DevManifestEntry, 'pages' | 'files'> {
+export function engraveDocument(doc: Pick<DevDocument, 'id' | 'engraver'> & { titlePage?: boolean }, truth: Score, dir: string): Pick<DevManifestEntry, 'pages' | 'files'> {
   // MuseScore 3 sets a subtitle by its own style, over the title whatever the credit's position says,
   // and neither can then be read: its pages print no subtitle, and their truth claims none.
   if (doc.engraver === 'musescore' && truth.credits.subtitle !== undefined) {
@@ -166,7 +173,7 @@ export function engraveDocument(doc: Pick<DevDocument, 'id' | 'engraver'>, truth
     truth = { ...truth, credits };
   }
   const xml = writeMusicXml(truth, { encodingDate: '2026-11-21' });
-  return withWorkDir(doc.id, (work) => writeDocument(doc.id, engrave(doc, xml, work), xml, dir, work));
+  return withWorkDir(doc.id, (work) => writeDocument(doc.id, engrave(doc, xml, work, truth.credits), xml, dir, work));
 }
 
 /**
@@ -198,31 +205,61 @@ function cutPdf(pdfPath: string, first: number, last: number, work: string): Buf
 
 /** Writes a document's PDF and truth into `<dir>/<id>/`, then rasterises the PDF and degrades each page into a scan and a photo. */
 function writeDocument(id: string, pdf: Buffer, xml: string, dir: string, work: string): Pick<DevManifestEntry, 'pages' | 'files'> {
-  const out = join(dir, id);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+  const out = freshFolder(dir, id);
   writeFileSync(join(out, 'score.pdf'), pdf);
   writeFileSync(join(work, 'pages.pdf'), pdf);
   writeFileSync(join(out, 'truth.musicxml'), xml);
+  const degraded = writeDegraded(id, out, rasterise(work, 'pages.pdf', SCAN_DPI, 'scan', true), rasterise(work, 'pages.pdf', PHOTO_DPI, 'photo', false));
+  return { pages: degraded.scan.length, files: { pdf: `${id}/score.pdf`, truth: `${id}/truth.musicxml`, ...degraded } };
+}
+
+/** Clean pages as Verovio engraves them (a page image each, Verovio makes no PDF) at this resolution. */
+const VEROVIO_CLEAN_DPI = 200;
+
+/**
+ * Engraves a truth with Verovio's layout and the Emmentaler music font
+ * (verovio-engraver.ts) into `<dir>/<id>/`: clean pages as PNG, then each
+ * page degraded into a scan and a photo like every other document.
+ */
+async function verovioDocument(id: string, truth: Score, dir: string): Promise<Pick<DevManifestEntry, 'pages' | 'files'>> {
+  const xml = writeMusicXml(truth, { encodingDate: '2026-11-21' });
+  const { pngs } = await engraveVerovioEmmentaler(xml, { dpi: VEROVIO_CLEAN_DPI });
+  const pages = await engraveVerovioEmmentalerRasters(xml, SCAN_DPI);
+  const out = freshFolder(dir, id);
+  writeFileSync(join(out, 'truth.musicxml'), xml);
+  const clean = pngs.map((png, i) => {
+    writeFileSync(join(out, `clean-${i + 1}.png`), png);
+    return `${id}/clean-${i + 1}.png`;
+  });
+  const degraded = writeDegraded(id, out, pages, pages);
+  return { pages: clean.length, files: { pdf: clean, truth: `${id}/truth.musicxml`, ...degraded } };
+}
+
+function freshFolder(dir: string, id: string): string {
+  const out = join(dir, id);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  return out;
+}
+
+/** Each page degraded into a scan and a phone photo, seeded by the document id; the paths relative to the set. */
+function writeDegraded(id: string, out: string, scanPages: readonly Raster[], photoPages: readonly Raster[]): { scan: string[]; photo: string[] } {
   const seed = seedOf(id);
-  const scans = rasterise(work, 'pages.pdf', SCAN_DPI, 'scan', true).map((page, i) => {
+  const scans = scanPages.map((page, i) => {
     // Binarised scans compress best as PNG, noisy gray ones as JPEG: keep whichever is smaller, as scanners do.
     const image = degradeScan(page, seed + i).image;
     const png = encodePng(image);
     const jpg = encodeJpeg(image, SCAN_JPEG_QUALITY);
     const name = png.length <= jpg.length ? `scan-${i + 1}.png` : `scan-${i + 1}.jpg`;
     writeFileSync(join(out, name), png.length <= jpg.length ? png : jpg);
-    return name;
+    return `${id}/${name}`;
   });
-  const photos = rasterise(work, 'pages.pdf', PHOTO_DPI, 'photo', false).map((page, i) => {
+  const photos = photoPages.map((page, i) => {
     const name = `photo-${i + 1}.jpg`;
     writeFileSync(join(out, name), encodeJpeg(degradePhoto(page, seed + 1000 + i).image, PHOTO_JPEG_QUALITY));
-    return name;
+    return `${id}/${name}`;
   });
-  return {
-    pages: scans.length,
-    files: { pdf: `${id}/score.pdf`, truth: `${id}/truth.musicxml`, scan: scans.map((s) => `${id}/${s}`), photo: photos.map((p) => `${id}/${p}`) },
-  };
+  return { scan: scans, photo: photos };
 }
 
 export function readManifest(dir = DEV_SET_DIR): DevManifest {
@@ -251,7 +288,7 @@ function writeManifest(dir: string, description: string, documents: DevManifestE
 const BENCH_DESCRIPTION =
   'ScoreSight dev set: excerpts of corpus pieces excluded from training (training/data/dev-split.ts), engraved by MuseScore 3 and LilyPond (split "tuned"), and three pages of held-out OpenScore string quartets as MuseScore 4 printed them (split "heldout", training/data/quartet-split.ts), each as PDF, scan-degraded and photo-degraded pages, with MusicXML ground truth.';
 const FULL_DESCRIPTION =
-  'ScoreSight full dev set: the engraved documents of bench/dev-set (split "tuned") and about 180 pages of the held-out OpenScore string quartets as MuseScore 4 printed them (split "heldout"), each as PDF, scan-degraded and photo-degraded pages, with MusicXML ground truth of exactly their measures.';
+  'ScoreSight full dev set: the engraved documents of bench/dev-set and longer ones of the same pieces engraved by MuseScore 3, LilyPond and Verovio with the Emmentaler font (training/data/dev-extended.ts; split "tuned"), and about 180 pages of the held-out OpenScore string quartets as MuseScore 4 printed them (split "heldout"), each as PDF, scan-degraded and photo-degraded pages, with MusicXML ground truth of exactly their measures.';
 
 /** The committed manifest: the engraved documents, then the CI quartet pages. */
 function writeBenchManifest(byId: Map<string, DevManifestEntry>): void {
@@ -276,6 +313,61 @@ function buildEngraved(ids: string[]): void {
   writeBenchManifest(byId);
   const seconds = (performance.now() - started) / 1000;
   console.log(`${docs.length} documents, ${pages} pages in ${seconds.toFixed(1)} s (${(pages / seconds).toFixed(2)} pages/s)`);
+}
+
+// ---------------------------------------------------------------------------
+// The generated engraved documents (dev-extended.ts).
+
+async function buildExtended(ids: string[]): Promise<void> {
+  const docs = ids.length ? EXTENDED_DEV_DOCUMENTS.filter((d) => ids.includes(d.id)) : EXTENDED_DEV_DOCUMENTS;
+  mkdirSync(FULL_DEV_SET_DIR, { recursive: true });
+  const started = performance.now();
+  const entries: DevManifestEntry[] = [];
+  for (const doc of docs) {
+    const t0 = performance.now();
+    const truth = excerpt(readMusicXml(new Uint8Array(readFileSync(join(CORPUS, doc.source)))), doc);
+    const built =
+      doc.engraver === 'verovio-emmentaler'
+        ? await verovioDocument(doc.id, truth, FULL_DEV_SET_DIR)
+        : engraveDocument({ id: doc.id, engraver: doc.engraver, titlePage: doc.titlePage ?? false }, truth, FULL_DEV_SET_DIR);
+    entries.push({
+      id: doc.id,
+      category: doc.category,
+      engraver: doc.engraver,
+      split: 'tuned',
+      source: doc.source,
+      ...(doc.parts && { parts: doc.parts }),
+      measures: doc.measures,
+      ...(doc.locales && { locales: doc.locales }),
+      licence: LICENCES[doc.source.split('/')[0]!] ?? 'see the corpus folder',
+      ...(doc.titlePage && { titlePage: true }),
+      ...built,
+    });
+    console.log(`${doc.id}: ${built.pages} page(s), ${doc.engraver}${doc.titlePage ? ', title page first' : ''}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  mergeFullManifest(entries);
+  const pages = entries.reduce((n, e) => n + e.pages, 0);
+  console.log(`generated documents: ${entries.length}, ${pages} pages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * Writes the full set's manifest: the committed engraved documents (copied
+ * in), the generated ones, then the quartet pages. Entries built now replace
+ * those of earlier builds; the rest are kept.
+ */
+function mergeFullManifest(built: readonly DevManifestEntry[]): void {
+  const byId = previousEntries(FULL_DEV_SET_DIR);
+  const committed = [...previousEntries(DEV_SET_DIR).values()].filter((e) => (e.split ?? 'tuned') === 'tuned');
+  for (const e of committed) {
+    rmSync(join(FULL_DEV_SET_DIR, e.id), { recursive: true, force: true });
+    cpSync(join(DEV_SET_DIR, e.id), join(FULL_DEV_SET_DIR, e.id), { recursive: true });
+    byId.set(e.id, e);
+  }
+  for (const e of built) byId.set(e.id, e);
+  const order = [...DEV_DOCUMENTS.map((d) => d.id), ...EXTENDED_DEV_DOCUMENTS.map((d) => d.id)];
+  const known = new Set(order);
+  const quartets = [...byId.keys()].filter((id) => !known.has(id));
+  writeManifest(FULL_DEV_SET_DIR, FULL_DESCRIPTION, [...order, ...quartets].map((id) => byId.get(id)).filter((e) => e !== undefined));
 }
 
 // ---------------------------------------------------------------------------
@@ -407,17 +499,15 @@ async function buildQuartets(): Promise<void> {
   }
   const quartetEntries = docs.map((d) => entries.get(d.id)).filter((e) => e !== undefined);
 
-  // The full set: the committed engraved documents, copied as they are, then the quartet pages.
-  const tuned = [...previousEntries(DEV_SET_DIR).values()].filter((e) => (e.split ?? 'tuned') === 'tuned');
-  for (const e of tuned) {
-    rmSync(join(FULL_DEV_SET_DIR, e.id), { recursive: true, force: true });
-    cpSync(join(DEV_SET_DIR, e.id), join(FULL_DEV_SET_DIR, e.id), { recursive: true });
-  }
-  const keep = new Set([...tuned, ...quartetEntries].map((e) => e.id));
+  // The full set: quartet pages no longer selected go; the rest is merged with the engraved documents.
+  const keep = new Set(quartetEntries.map((e) => e.id));
   for (const name of readdirSync(FULL_DEV_SET_DIR)) {
     if (name.startsWith('sq-') && !keep.has(name)) rmSync(join(FULL_DEV_SET_DIR, name), { recursive: true, force: true });
   }
-  writeManifest(FULL_DEV_SET_DIR, FULL_DESCRIPTION, [...tuned, ...quartetEntries]);
+  const full = previousEntries(FULL_DEV_SET_DIR);
+  for (const id of [...full.keys()]) if (id.startsWith('sq-')) full.delete(id);
+  writeManifest(FULL_DEV_SET_DIR, FULL_DESCRIPTION, [...full.values()]);
+  mergeFullManifest(quartetEntries);
 
   // The committed few.
   const bench = previousEntries(DEV_SET_DIR);
@@ -444,12 +534,17 @@ async function buildQuartets(): Promise<void> {
 async function main(args: string[]): Promise<void> {
   const flags = args.filter((a) => a.startsWith('--'));
   const ids = args.filter((a) => !a.startsWith('--'));
-  const unknown = flags.filter((f) => f !== '--quartets-only');
-  if (unknown.length) throw new Error(`unknown option ${unknown.join(', ')}; known: --quartets-only`);
+  const unknown = flags.filter((f) => f !== '--quartets-only' && f !== '--generated-only');
+  if (unknown.length) throw new Error(`unknown option ${unknown.join(', ')}; known: --quartets-only, --generated-only`);
   const quartetsOnly = flags.includes('--quartets-only');
+  const generatedOnly = flags.includes('--generated-only');
   if (quartetsOnly && ids.length) throw new Error('--quartets-only builds every quartet document; give no ids with it');
-  if (!quartetsOnly) buildEngraved(ids);
-  if (!ids.length) await buildQuartets();
+  const committedIds = ids.filter((id) => DEV_DOCUMENTS.some((d) => d.id === id));
+  const generatedIds = ids.filter((id) => EXTENDED_DEV_DOCUMENTS.some((d) => d.id === id));
+  if (committedIds.length + generatedIds.length !== ids.length) throw new Error(`unknown document id among ${ids.join(', ')}`);
+  if (!quartetsOnly && !generatedOnly && (!ids.length || committedIds.length)) buildEngraved(committedIds);
+  if (!quartetsOnly && (!ids.length || generatedIds.length)) await buildExtended(generatedIds);
+  if (!ids.length && !generatedOnly) await buildQuartets();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
