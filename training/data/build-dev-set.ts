@@ -144,8 +144,11 @@ function encodeJpeg(image: Raster, quality: number): Uint8Array {
 
 export function buildDocument(doc: DevDocument): DevManifestEntry {
   const source = readMusicXml(new Uint8Array(readFileSync(join(CORPUS, doc.source))));
-  const { pages, files } = engraveDocument(doc, excerpt(source, doc), DEV_SET_DIR);
-  const folder = doc.source.split('/')[0]!;
+  return engravedEntry(doc, engraveDocument(doc, excerpt(source, doc), DEV_SET_DIR));
+}
+
+/** The manifest entry of a document engraved from an excerpt of a corpus piece. */
+function engravedEntry(doc: DevDocument | ExtendedDevDocument, built: Pick<DevManifestEntry, 'pages' | 'files'>): DevManifestEntry {
   return {
     id: doc.id,
     category: doc.category,
@@ -155,9 +158,9 @@ export function buildDocument(doc: DevDocument): DevManifestEntry {
     ...(doc.parts && { parts: doc.parts }),
     measures: doc.measures,
     ...(doc.locales && { locales: doc.locales }),
-    licence: LICENCES[folder] ?? 'see the corpus folder',
-    pages,
-    files,
+    licence: LICENCES[doc.source.split('/')[0]!] ?? 'see the corpus folder',
+    ...('titlePage' in doc && doc.titlePage && { titlePage: true }),
+    ...built,
   };
 }
 
@@ -330,19 +333,7 @@ async function buildExtended(ids: string[]): Promise<void> {
       doc.engraver === 'verovio-emmentaler'
         ? await verovioDocument(doc.id, truth, FULL_DEV_SET_DIR)
         : engraveDocument({ id: doc.id, engraver: doc.engraver, titlePage: doc.titlePage ?? false }, truth, FULL_DEV_SET_DIR);
-    entries.push({
-      id: doc.id,
-      category: doc.category,
-      engraver: doc.engraver,
-      split: 'tuned',
-      source: doc.source,
-      ...(doc.parts && { parts: doc.parts }),
-      measures: doc.measures,
-      ...(doc.locales && { locales: doc.locales }),
-      licence: LICENCES[doc.source.split('/')[0]!] ?? 'see the corpus folder',
-      ...(doc.titlePage && { titlePage: true }),
-      ...built,
-    });
+    entries.push(engravedEntry(doc, built));
     console.log(`${doc.id}: ${built.pages} page(s), ${doc.engraver}${doc.titlePage ? ', title page first' : ''}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   mergeFullManifest(entries);

@@ -13,43 +13,18 @@
  * The held-out MuseScore 4 string quartets come beside these
  * (quartet-pages.ts, quartet-split.ts).
  */
-import type { DevCategory } from './dev-split.js';
+import { DEV_PIECES, type DevDocument } from './dev-split.js';
 
 export type ExtendedEngraver = 'musescore' | 'lilypond' | 'verovio-emmentaler';
 
-export interface ExtendedDevDocument {
-  id: string;
-  category: DevCategory;
-  /** Corpus file, relative to ../shared/corpus: always one of the committed dev documents' pieces. */
-  source: string;
-  parts?: readonly (string | number)[];
-  measures: readonly [number, number];
+/** A generated document: as a committed one (dev-split.ts), with one more engraver and an optional title page. */
+export interface ExtendedDevDocument extends Omit<DevDocument, 'engraver'> {
   engraver: ExtendedEngraver;
-  locales?: readonly string[];
   /** A page holding only the title comes first, as printed scores often have. */
   titlePage?: boolean;
 }
 
-const L = (file: string) => `lieder/${file}.mxl`;
-const O = (file: string) => `orchestral/${file}.mxl`;
-
-const MULLERIN = L('Schubert,_Franz__Die_schone_Mullerin,_D.795__8_Morgengru__lc5025982');
-const AMOROSO = L('Chaminade,_Cecile_____Amoroso__lc4999292');
-const QUEEN_MARY = L('Elgar,_Edward__7_Lieder__2_Queen_Marys_Song__lc6236150');
-const BOTSCHAFT = L('Brahms,_Johannes__5_Lieder,_Op.47__1_Botschaft__lc5656522');
-const RHEINLEGENDCHEN = L('Mahler,_Gustav__Des_Knaben_Wunderhorn__7_Rheinlegendchen__lc29746856');
-const IL_PLEURE = L('Debussy,_Claude__Ariettes_Oubliees__2_Il_pleure_dans_mon_coeur__lc5060918');
-const SUR_LA_PLAGE = L('Chaminade,_Cecile_____Sur_la_plage__lc5000363');
-const KINDERTOTEN = L('Mahler,_Gustav__Kindertotenlieder__1_Nun_will_die_Sonn_so_hell_aufgehn__lc5054519');
-const FISCHERMADCHEN = L('Schubert,_Franz__Schwanengesang,_D.957__10_Das_Fischermadchen__lc5098612');
-const DAMASK_ROSE = L('Elgar,_Edward__7_Lieder__1_Like_to_the_Damask_Rose__lc6236149');
-const ENGLISCHE_GRUSS = L('Brahms,_Johannes__Marienlieder,_Op.22__1_Der_englische_Gruss__lc8707581');
-const JAGER = L('Brahms,_Johannes__Marienlieder,_Op.22__4_Der_Jager__lc8712405');
-const GARTENLIED = L('Hensel,_Fanny__Gartenlieder,_Op.3__1_Horst_du_nicht_die_Baume_rauschen__lc6022950');
-const GLEE = L('Arne,_Thomas_____A_Favorite_Glee__To_Soften_Care___lc29161331');
-const HAYDN_104 = O('Haydn,_Franz__Symphony_No.104__1__Haydn_104_1');
-const SCHUBERT_5 = O('Schubert,_Franz__Symphony_No.5,_D.485__1__Schubert_D.485_1');
-const BRAHMS_3 = (n: number) => O(`Brahms,_Johannes__Symphony_No.3,_Op.90__${n}__Brahms_Op.90_${n}`);
+const { MULLERIN, AMOROSO, QUEEN_MARY, BOTSCHAFT, RHEINLEGENDCHEN, IL_PLEURE, SUR_LA_PLAGE, KINDERTOTEN, FISCHERMADCHEN, DAMASK_ROSE, ENGLISCHE_GRUSS, JAGER, GARTENLIED, GLEE, HAYDN_104, SCHUBERT_5, BRAHMS_3 } = DEV_PIECES;
 const STRINGS = ['strings.violin', 'strings.viola', 'strings.cello'];
 
 export const EXTENDED_DEV_DOCUMENTS: readonly ExtendedDevDocument[] = [

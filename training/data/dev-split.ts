@@ -55,6 +55,9 @@ const HAYDN_104 = O('Haydn,_Franz__Symphony_No.104__1__Haydn_104_1');
 const SCHUBERT_5 = O('Schubert,_Franz__Symphony_No.5,_D.485__1__Schubert_D.485_1');
 const BRAHMS_3 = (n: number) => O(`Brahms,_Johannes__Symphony_No.3,_Op.90__${n}__Brahms_Op.90_${n}`);
 
+/** The dev pieces, by name: the generated documents (dev-extended.ts) cut other measures of the same ones. */
+export const DEV_PIECES = { MULLERIN, AMOROSO, QUEEN_MARY, BOTSCHAFT, RHEINLEGENDCHEN, IL_PLEURE, SUR_LA_PLAGE, KINDERTOTEN, FISCHERMADCHEN, DAMASK_ROSE, AUBADE, ENGLISCHE_GRUSS, JAGER, GARTENLIED, GLEE, HAYDN_104, SCHUBERT_5, BRAHMS_3 };
+
 export const DEV_DOCUMENTS: readonly DevDocument[] = [
   // One line: a voice with lyrics, string and wind parts (the clarinet transposes).
   { id: 'mono-damask-rose-voice', category: 'monophonic', source: DAMASK_ROSE, parts: [0], measures: [0, 28], engraver: 'musescore', locales: ['en'] },

@@ -96,7 +96,8 @@ export function verovio(): Promise<VerovioToolkit> {
   return toolkit;
 }
 
-const FONT_FILES = [
+/** Serif text fonts for titles, names, lyrics and words, where installed. */
+export const FONT_FILES = [
   '/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf',
   '/usr/share/fonts/opentype/urw-base35/NimbusRoman-Italic.otf',
   '/usr/share/fonts/opentype/urw-base35/NimbusRoman-Bold.otf',

@@ -19,10 +19,9 @@
  * space, a 7.2 mm staff): two or three systems of a string quartet a page.
  */
 import { Resvg } from '@resvg/resvg-js';
-import { existsSync } from 'node:fs';
 import type { Raster } from '../../src/image/raster.js';
 import { EMMENTALER_GLYPHS, loadEmmentaler, pathBounds, type EmmentalerFont } from './emmentaler.js';
-import { verovio } from './render-pages.js';
+import { FONT_FILES, verovio } from './render-pages.js';
 
 export interface VerovioEmmentalerOptions {
   /** Raster resolution in dots per inch (default 300). */
@@ -42,13 +41,6 @@ export interface VerovioEmmentalerPages {
 
 /** Paper and margins in millimetres. */
 const PAGE_MM = { width: 210, height: 297, margin: 15 };
-
-const FONT_FILES = [
-  '/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf',
-  '/usr/share/fonts/opentype/urw-base35/NimbusRoman-Italic.otf',
-  '/usr/share/fonts/opentype/urw-base35/NimbusRoman-Bold.otf',
-  '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf',
-].filter((f) => existsSync(f));
 
 /** Engraves MusicXML with Verovio's layout and Emmentaler's glyphs; one SVG and one PNG per page. */
 export async function engraveVerovioEmmentaler(musicxml: string, options: VerovioEmmentalerOptions = {}): Promise<VerovioEmmentalerPages> {
