@@ -17,8 +17,12 @@
  *
  *   npm run bench:accuracy [-- --recognizer <name>] [--only <prefix>[,<prefix>…]]
  *                          [--condition clean|scan|photo] [--without-text] [--documents]
- *                          [--set committed|all] [--jobs <n>] [--no-html]
+ *                          [--set committed|all] [--split tuned|heldout] [--jobs <n>] [--no-html]
+ *                          [--save <file>] [--combine <file>,<file>…]
  *
+ * `--save` keeps a run's full results (with the outputs the HTML report
+ * shows) in a file; `--combine` reports on saved runs together instead of
+ * recognising, as one run: the splits can be run apart and reported as one.
  * `--jobs` runs the documents in that many processes (the machine's cores
  * by default are not assumed: 1 unless asked).
  *
@@ -143,6 +147,8 @@ export interface BenchmarkOptions {
   set?: 'committed' | 'all';
   /** Keep what the HTML report needs (the output and the errors per measure). */
   details?: boolean;
+  /** One split only (the text set goes with `tuned`). */
+  split?: Split;
   /** Run only the documents `k` of every `n` (0-based `k`): one process of a `--jobs` run. */
   shard?: { k: number; n: number };
 }
@@ -154,16 +160,18 @@ interface Job {
 }
 
 /** The documents a run reads, committed ones first; an id found twice is read once. */
-export function benchmarkDocuments(options: Pick<BenchmarkOptions, 'only' | 'set' | 'withoutText'> = {}): Job[] {
+export function benchmarkDocuments(options: Pick<BenchmarkOptions, 'only' | 'set' | 'withoutText' | 'split'> = {}): Job[] {
   const prefixes = options.only?.split(',').filter(Boolean) ?? [];
   const sets: Job[] = manifestOf(DEV_SET).map((entry) => ({ entry, set: 'dev' as const, dir: DEV_SET }));
   if (options.set !== 'committed' && existsSync(join(GENERATED_DEV_SET, 'manifest.json'))) {
     sets.push(...manifestOf(GENERATED_DEV_SET).map((entry) => ({ entry, set: 'dev' as const, dir: GENERATED_DEV_SET })));
   }
-  if (!options.withoutText) sets.push(...manifestOf(TEXT_SET).map((entry) => ({ entry, set: 'text' as const, dir: TEXT_SET })));
+  // The text set (MuseScore songs, a tuned engraver) goes with the tuned split.
+  if (!options.withoutText && options.split !== 'heldout') sets.push(...manifestOf(TEXT_SET).map((entry) => ({ entry, set: 'text' as const, dir: TEXT_SET })));
   const seen = new Set<string>();
-  return sets.filter(({ entry }) => {
+  return sets.filter(({ entry, set }) => {
     if (seen.has(entry.id) || (prefixes.length && !prefixes.some((p) => entry.id.startsWith(p)))) return false;
+    if (options.split && (entry.split ?? 'tuned') !== options.split) return false;
     seen.add(entry.id);
     return true;
   });
@@ -310,6 +318,12 @@ async function runSharded(jobs: number, args: string[]): Promise<{ results: Docu
   }
 }
 
+/** Results saved by earlier runs (`--save`), read as one run. */
+function combined(files: readonly string[]): { results: DocumentResult[]; peakRssMB: number } {
+  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { results: DocumentResult[]; peakRssMB: number });
+  return { results: runs.flatMap((r) => r.results), peakRssMB: Math.max(...runs.map((r) => r.peakRssMB)) };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -321,6 +335,9 @@ async function main(): Promise<void> {
       set: { type: 'string', default: 'all' },
       jobs: { type: 'string', default: '1' },
       'no-html': { type: 'boolean', default: false },
+      split: { type: 'string' },
+      save: { type: 'string' },
+      combine: { type: 'string' },
       shard: { type: 'string' },
       'shard-out': { type: 'string' },
     },
@@ -333,7 +350,9 @@ async function main(): Promise<void> {
     withoutText: values['without-text'],
     set: values.set,
     details: !values['no-html'],
+    ...(values.split && { split: values.split as Split }),
   };
+  if (options.split && !SPLITS.includes(options.split)) throw new Error(`unknown split ${options.split}; known: ${SPLITS.join(', ')}`);
   if (values.shard) {
     const [k, n] = values.shard.split('/').map(Number) as [number, number];
     const results = await recognizeDocuments(name, { ...options, shard: { k, n } });
@@ -346,7 +365,13 @@ async function main(): Promise<void> {
   const started = performance.now();
   const jobs = Math.max(1, Number(values.jobs) || 1);
   const forwarded = process.argv.slice(2).filter((a, i, all) => a !== '--jobs' && all[i - 1] !== '--jobs' && !a.startsWith('--jobs='));
-  const { results, peakRssMB } = jobs > 1 ? await runSharded(jobs, forwarded) : { results: await recognizeDocuments(name, options), peakRssMB: 0 };
+  const forwardedToShards = forwarded.filter((a, i, all) => a !== '--save' && all[i - 1] !== '--save');
+  const { results, peakRssMB } = values.combine
+    ? combined(values.combine.split(','))
+    : jobs > 1
+      ? await runSharded(jobs, forwardedToShards)
+      : { results: await recognizeDocuments(name, options), peakRssMB: 0 };
+  if (values.save) writeFileSync(values.save, JSON.stringify({ results, peakRssMB: Math.max(peakRssMB, Math.round(peakRss() / 2 ** 20)) }));
   const peak = Math.max(peakRssMB, Math.round(peakRss() / 2 ** 20));
   const table = formatReport(results, options);
   console.log(`Recognizer: ${name} — ${RECOGNIZERS[name]!.description}\n`);
@@ -362,7 +387,7 @@ async function main(): Promise<void> {
   const file = join(RESULTS, `accuracy-${name}-${stamp}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   // Only a full run stands for the benchmark; a narrowed one keeps its dated file alone.
-  const narrowed = values.only || values.condition || values['without-text'] || values.set !== 'all';
+  const narrowed = values.only || values.condition || values['without-text'] || values.set !== 'all' || values.split;
   if (!narrowed) writeFileSync(join(RESULTS, `accuracy-${name}-latest.json`), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`written to ${file}`);
   if (options.details) {
