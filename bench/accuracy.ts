@@ -349,7 +349,8 @@ async function main(): Promise<void> {
     condition: values.condition as Condition | undefined,
     withoutText: values['without-text'],
     set: values.set,
-    details: !values['no-html'],
+    // Saved results keep what a later --combine needs for its report.
+    details: !values['no-html'] || values.save !== undefined,
     ...(values.split && { split: values.split as Split }),
   };
   if (options.split && !SPLITS.includes(options.split)) throw new Error(`unknown split ${options.split}; known: ${SPLITS.join(', ')}`);
@@ -390,7 +391,7 @@ async function main(): Promise<void> {
   const narrowed = values.only || values.condition || values['without-text'] || values.set !== 'all' || values.split;
   if (!narrowed) writeFileSync(join(RESULTS, `accuracy-${name}-latest.json`), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`written to ${file}`);
-  if (options.details) {
+  if (!values['no-html']) {
     const documents: ReportDocument[] = results
       .filter((r) => r.set === 'dev' && r.predictedXml !== undefined)
       .map((r) => ({

@@ -31,6 +31,7 @@ export const EXTENDED_DEV_DOCUMENTS: readonly ExtendedDevDocument[] = [
   // Verovio's layout, Emmentaler's glyphs: every category.
   { id: 'v-mono-haydn104-violin1', category: 'monophonic', source: HAYDN_104, parts: [13], measures: [64, 150], engraver: 'verovio-emmentaler' },
   { id: 'v-mono-brahms3-cello', category: 'monophonic', source: BRAHMS_3(3), parts: [13], measures: [0, 80], engraver: 'verovio-emmentaler' },
+  { id: 'v-mono-schubert5-cello', category: 'monophonic', source: SCHUBERT_5, parts: [10], measures: [48, 200], engraver: 'verovio-emmentaler' },
   { id: 'v-mono-damask-rose-voice', category: 'monophonic', source: DAMASK_ROSE, parts: [0], measures: [28, 60], engraver: 'verovio-emmentaler', locales: ['en'] },
   { id: 'v-piano-kindertotenlieder', category: 'piano', source: KINDERTOTEN, parts: ['keyboard.'], measures: [16, 48], engraver: 'verovio-emmentaler', locales: ['de'] },
   { id: 'v-piano-il-pleure', category: 'piano', source: IL_PLEURE, parts: ['keyboard.'], measures: [16, 40], engraver: 'verovio-emmentaler', locales: ['fr'] },
@@ -41,9 +42,13 @@ export const EXTENDED_DEV_DOCUMENTS: readonly ExtendedDevDocument[] = [
   { id: 'v-chamber-haydn104', category: 'chamber', source: HAYDN_104, parts: STRINGS, measures: [36, 76], engraver: 'verovio-emmentaler' },
   { id: 'v-chamber-schubert5', category: 'chamber', source: SCHUBERT_5, parts: STRINGS, measures: [40, 80], engraver: 'verovio-emmentaler' },
   { id: 'v-orch-haydn104', category: 'orchestral', source: HAYDN_104, measures: [64, 80], engraver: 'verovio-emmentaler' },
+  { id: 'v-orch-brahms3-4', category: 'orchestral', source: BRAHMS_3(4), measures: [6, 20], engraver: 'verovio-emmentaler' },
+  { id: 'v-piano-fischermadchen', category: 'piano', source: FISCHERMADCHEN, parts: ['keyboard.'], measures: [16, 44], engraver: 'verovio-emmentaler', locales: ['de'] },
+  { id: 'v-vp-rheinlegendchen', category: 'voice-piano', source: RHEINLEGENDCHEN, measures: [14, 40], engraver: 'verovio-emmentaler', locales: ['de'] },
   { id: 'v-orch-schubert5', category: 'orchestral', source: SCHUBERT_5, measures: [48, 64], engraver: 'verovio-emmentaler' },
   // MuseScore 3 and LilyPond: documents of several pages.
   { id: 'mono-schubert5-violin1-long', category: 'monophonic', source: SCHUBERT_5, parts: [7], measures: [48, 160], engraver: 'musescore' },
+  { id: 'mono-haydn104-oboe-long', category: 'monophonic', source: HAYDN_104, parts: [2], measures: [0, 140], engraver: 'lilypond' },
   { id: 'mono-brahms3-flute-long', category: 'monophonic', source: BRAHMS_3(4), parts: [0], measures: [0, 120], engraver: 'lilypond' },
   { id: 'piano-sur-la-plage-long', category: 'piano', source: SUR_LA_PLAGE, parts: ['keyboard.'], measures: [16, 52], engraver: 'musescore', locales: ['fr'] },
   { id: 'piano-fischermadchen-long', category: 'piano', source: FISCHERMADCHEN, parts: ['keyboard.'], measures: [16, 48], engraver: 'musescore', locales: ['de'] },
