@@ -340,6 +340,7 @@ async function main(): Promise<void> {
       combine: { type: 'string' },
       shard: { type: 'string' },
       'shard-out': { type: 'string' },
+      details: { type: 'boolean', default: false },
     },
   });
   const name = values.recognizer;
@@ -350,7 +351,7 @@ async function main(): Promise<void> {
     withoutText: values['without-text'],
     set: values.set,
     // Saved results keep what a later --combine needs for its report.
-    details: !values['no-html'] || values.save !== undefined,
+    details: !values['no-html'] || values.save !== undefined || values.details,
     ...(values.split && { split: values.split as Split }),
   };
   if (options.split && !SPLITS.includes(options.split)) throw new Error(`unknown split ${options.split}; known: ${SPLITS.join(', ')}`);
@@ -370,7 +371,7 @@ async function main(): Promise<void> {
   const { results, peakRssMB } = values.combine
     ? combined(values.combine.split(','))
     : jobs > 1
-      ? await runSharded(jobs, forwardedToShards)
+      ? await runSharded(jobs, options.details ? [...forwardedToShards, '--details'] : forwardedToShards)
       : { results: await recognizeDocuments(name, options), peakRssMB: 0 };
   if (values.save) writeFileSync(values.save, JSON.stringify({ results, peakRssMB: Math.max(peakRssMB, Math.round(peakRss() / 2 ** 20)) }));
   const peak = Math.max(peakRssMB, Math.round(peakRss() / 2 ** 20));
