@@ -128,6 +128,13 @@ export function systemMeasures(
   return { bounds, right: right.slice(0, bounds.length - 1), left: left.slice(0, bounds.length - 1) };
 }
 
+/** How far, in spaces, a repeat's dots stand from the barline's outer stroke, at most. */
+const REPEAT_DOT_REACH = 1.5;
+/** A repeat's two dots stand one above the other: their centres this many spaces apart across, at most. */
+const REPEAT_PAIR_DX = 0.6;
+/** … and one space apart up and down (a space either side of the middle line), within these bounds. */
+const REPEAT_PAIR_DY: readonly [number, number] = [0.6, 1.5];
+
 /** Style and repeat of a group of barline strokes; undefined for a plain single line. */
 function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], members: Set<number>, space: number): Barline | undefined {
   const strokes: BarlineSymbol[] = [];
@@ -144,8 +151,12 @@ function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], 
   } else if (heavy(strokes[0]!)) style = 'heavy';
   const x0 = strokes[0]!.x0;
   const x1 = strokes[strokes.length - 1]!.x1;
-  const dotsNear = (side: -1 | 1) =>
-    repeatDots.some((d) => members.has(d.staff) && (side < 0 ? d.x < x0 && x0 - d.x < space * 1.5 : d.x > x1 && d.x - x1 < space * 1.5));
+  // A repeat prints a pair of dots on each staff, in the two spaces either side of the middle line: one
+  // dot alone beside a barline is a staccato's or a dotted note's.
+  const dotsNear = (side: -1 | 1) => {
+    const near = repeatDots.filter((d) => members.has(d.staff) && (side < 0 ? d.x < x0 && x0 - d.x < space * REPEAT_DOT_REACH : d.x > x1 && d.x - x1 < space * REPEAT_DOT_REACH));
+    return near.some((a) => near.some((b) => b.staff === a.staff && b.y > a.y && Math.abs(b.x - a.x) < space * REPEAT_PAIR_DX && b.y - a.y > space * REPEAT_PAIR_DY[0] && b.y - a.y < space * REPEAT_PAIR_DY[1]));
+  };
   const repeat = dotsNear(-1) ? { direction: 'backward' as const } : dotsNear(1) ? { direction: 'forward' as const } : undefined;
   if (style === 'regular' && !repeat) return undefined;
   return repeat ? { style, repeat } : { style };

@@ -65,5 +65,18 @@ describe('measures of a system', () => {
     const measures = systemMeasures([0, 1], staves, [], [], SPACE, ink);
     expect(measures.bounds.map(Math.round)).toEqual([0, 701, 1000]);
   });
-});
 
+  it('make a repeat only where a pair of dots stands beside the double barline, not one dot', () => {
+    const staves = [staff(0)];
+    const final = (x: number, thickness: number): BarlineSymbol => ({ ...barline(0, 0, x), thickness, x0: x - thickness / 2, x1: x + thickness / 2 });
+    const lines = [barline(0, 0, 300), final(590, 2), final(600, 6)];
+    const dot = (x: number, y: number) => ({ x, y, x0: x - 2, x1: x + 2, y0: y - 2, y1: y + 2, staff: 0, confidence: 0.9 });
+    // The dots of a repeat sit in the second and third spaces: 1.5 and 2.5 spaces down.
+    const pair = [dot(578, 18), dot(578, 30)];
+    expect(systemMeasures([0], staves, lines, pair, SPACE).right[1]?.repeat?.direction).toBe('backward');
+    // A staccato dot alone beside the final barline is no repeat.
+    const single = systemMeasures([0], staves, lines, [dot(578, 30)], SPACE).right[1];
+    expect(single?.repeat).toBeUndefined();
+    expect(single?.style).toBe('light-heavy');
+  });
+});
