@@ -8,9 +8,10 @@
  * system and page to page, so pitches and measure lengths are settled here,
  * in reading order.
  */
-import { add, compare, sub, ZERO, type Fraction } from '../score/fraction.js';
+import { add, compare, sub, toNumber, ZERO, type Fraction } from '../score/fraction.js';
 import type { Box, Clef, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, TimeSignature, VoiceEvent } from '../score/model.js';
 import { keyAlter, STEPS } from '../score/pitch.js';
+import { beamValues } from './beams.js';
 import { diatonicAt } from './clef-pitch.js';
 import { notatedDuration, timeSignatureLength } from '../score/timeline.js';
 import { toSourcePoint, type PageTransform } from '../preparation/prepare-page.js';
@@ -189,6 +190,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
           const voiceEvents = gaps
             ? [...items.flatMap((item, k) => [...hiddenRest(gaps[k]!), events.get(item)!]), ...hiddenRest(gaps[items.length]!)]
             : [...hiddenRest(leads[v]!), ...items.map((item) => events.get(item)!)];
+          beamVoice(items, events);
           measure.voices.push({ id: voiceId(slot, v), events: voiceEvents });
         });
         // Clef changes later in the measure hold for the next measure.
@@ -485,6 +487,19 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
   if (item.cue) event.cue = true;
   if (source.up !== undefined) event.stem = source.up ? 'up' : 'down';
   return event;
+}
+
+/** Beams over a voice's strokes, as the page's beams group them. */
+function beamVoice(items: readonly PlacedItem[], events: ReadonlyMap<PlacedItem, VoiceEvent>): void {
+  const strokes = items.map((item) => {
+    const event = events.get(item)!;
+    const group = item.source.kind === 'chord' ? item.source.beamGroup : undefined;
+    return { group: event.kind === 'note' ? group : undefined, type: event.type, duration: toNumber(event.duration) };
+  });
+  beamValues(strokes).forEach((values, k) => {
+    const event = events.get(items[k]!)!;
+    if (values.length && event.kind === 'note') event.beams = values;
+  });
 }
 
 /** A part's measure on the page: from barline to barline, over the part's staves; as sure as its events. */

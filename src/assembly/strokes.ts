@@ -26,6 +26,8 @@ export interface Stroke extends Box {
   beams: number;
   /** Set on the strokes of a kneed beam (stems up and down on one beam): one voice, whatever their stems say. */
   kneed?: boolean;
+  /** Strokes one beam joins share this number (unique on the page); absent where no beam joins the stroke to another. */
+  beamGroup?: number;
   /** Small heads: a grace note (takes no time). */
   grace: boolean;
   dots: number;
@@ -143,28 +145,37 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
     return { kind: 'rest', staff: rest.staff, rest, x0: rest.x0, x1: rest.x1, y0: rest.y0, y1: rest.y1, x, dots: dotsAfter(rest.x1, [{ x, y }], symbols, space), y, confidence: rest.confidence };
   });
   const chords = withoutStemFragments(strokes, symbols, space);
-  markKneedBeams(chords, symbols, space);
+  markBeamGroups(chords, symbols, space);
   return [...chords, ...rests];
 }
 
+/** How far apart, in spaces, two strokes of one beam may stand (a sparse measure of eighths). */
+const BEAM_GROUP_REACH = 10;
+
 /**
- * Marks the strokes of kneed beams: beamed strokes of one staff whose stem tips one beam joins (a
- * beam running straight from tip to tip, all the way), some with their stems up and some down.
+ * Groups beamed strokes by the beams joining them: strokes of one staff whose stem tips one beam joins
+ * (a beam running straight from tip to tip, all the way). Each group of two or more gets a number; a
+ * group with stems up and down is a kneed beam.
  */
-function markKneedBeams(strokes: readonly Stroke[], symbols: PageSymbols, space: number): void {
+function markBeamGroups(strokes: readonly Stroke[], symbols: PageSymbols, space: number): void {
   const beamed = strokes.filter((s) => s.stem && s.beams > 0 && s.up !== undefined).sort((a, b) => a.x - b.x);
   // Groups by union-find over each stroke and the next few to its right (another voice's strokes may stand between).
   const parent = beamed.map((_, k) => k);
   const root = (k: number): number => (parent[k] === k ? k : (parent[k] = root(parent[k]!)));
   beamed.forEach((a, k) => {
-    const next = beamed.flatMap((b, j) => (j > k && b.staff === a.staff && b.x - a.x <= space * 6 ? [j] : [])).slice(0, 3);
+    const next = beamed.flatMap((b, j) => (j > k && b.staff === a.staff && b.x - a.x <= space * BEAM_GROUP_REACH ? [j] : [])).slice(0, 3);
     for (const j of next) if (beamBetween(a, beamed[j]!, symbols, space)) parent[root(j)] = root(k);
   });
-  const directions = new Map<number, Set<boolean>>();
-  beamed.forEach((s, k) => directions.set(root(k), (directions.get(root(k)) ?? new Set()).add(s.up!)));
-  beamed.forEach((s, k) => {
-    if (directions.get(root(k))!.size === 2) s.kneed = true;
-  });
+  const members = new Map<number, Stroke[]>();
+  beamed.forEach((s, k) => members.set(root(k), [...(members.get(root(k)) ?? []), s]));
+  for (const [group, list] of members) {
+    if (list.length < 2) continue;
+    const kneed = new Set(list.map((s) => s.up)).size === 2;
+    for (const s of list) {
+      s.beamGroup = group;
+      if (kneed) s.kneed = true;
+    }
+  }
 }
 
 /** Whether beam pixels lie along the straight line between two strokes' stem tips (within a quarter space of it) at nine points in ten. */

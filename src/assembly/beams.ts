@@ -1,0 +1,71 @@
+/**
+ * Beams as MusicXML writes them: per stroke and per beam level, whether the
+ * beam begins, continues or ends there, or is a hook (a beamlet pointing to
+ * the neighbour it shares a beat with).
+ *
+ * Which strokes one beam joins was seen on the page (strokes.ts gives each
+ * group a number); how many levels a stroke carries follows from its notated
+ * type, so the beams always agree with the rhythm written.
+ */
+import type { BeamValue, DurationType } from '../score/model.js';
+
+export interface BeamedStroke {
+  /** The group the page's beam puts the stroke in; undefined where no beam joins it to another. */
+  group: number | undefined;
+  type: DurationType | undefined;
+  /** Sounding length, to point a hook at the shorter side. */
+  duration: number;
+}
+
+const LEVELS: Partial<Record<DurationType, number>> = { eighth: 1, '16th': 2, '32nd': 3, '64th': 4, '128th': 5 };
+
+/** Beam levels a stroke of this type carries: 1 for an eighth, 2 for a sixteenth … 0 for a quarter or longer. */
+export function beamLevels(type: DurationType | undefined): number {
+  return type ? (LEVELS[type] ?? 0) : 0;
+}
+
+/**
+ * Beam values of a voice's strokes, in order; an empty list for a stroke no beam joins. A run of two
+ * or more consecutive strokes of one group, each an eighth or shorter, is one beam.
+ */
+export function beamValues(strokes: readonly BeamedStroke[]): BeamValue[][] {
+  const values: BeamValue[][] = strokes.map(() => []);
+  // A stroke read as a quarter or longer carries no beam, whatever group it stands in.
+  const groupOf = (s: BeamedStroke) => (beamLevels(s.type) > 0 ? s.group : undefined);
+  let start = 0;
+  while (start < strokes.length) {
+    let end = start + 1;
+    const group = groupOf(strokes[start]!);
+    if (group !== undefined) while (end < strokes.length && groupOf(strokes[end]!) === group) end++;
+    const run = strokes.slice(start, end);
+    if (group !== undefined && run.length >= 2) run.forEach((_, k) => (values[start + k] = levelValues(run, k)));
+    start = end;
+  }
+  return values;
+}
+
+/** The values of stroke k of a beamed run, level by level. */
+function levelValues(run: readonly BeamedStroke[], k: number): BeamValue[] {
+  const levels = beamLevels(run[k]!.type);
+  const out: BeamValue[] = [];
+  for (let level = 1; level <= levels; level++) {
+    const before = k > 0 && beamLevels(run[k - 1]!.type) >= level;
+    const after = k < run.length - 1 && beamLevels(run[k + 1]!.type) >= level;
+    if (before && after) out.push('continue');
+    else if (after) out.push('begin');
+    else if (before) out.push('end');
+    else out.push(hook(run, k));
+  }
+  return out;
+}
+
+/**
+ * A beamlet on a stroke that shares the level with neither neighbour: it points into the run from the
+ * first and last strokes, and elsewhere towards the longer neighbour's other side (a dotted eighth and
+ * sixteenth: the sixteenth's hook points back to the dotted note).
+ */
+function hook(run: readonly BeamedStroke[], k: number): BeamValue {
+  if (k === 0) return 'forward hook';
+  if (k === run.length - 1) return 'backward hook';
+  return run[k - 1]!.duration >= run[k + 1]!.duration ? 'backward hook' : 'forward hook';
+}
