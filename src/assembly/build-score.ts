@@ -18,7 +18,8 @@ import { toSourcePoint, type PageTransform } from '../preparation/prepare-page.j
 import type { AccidentalKind } from '../symbols/read-symbols.js';
 import { repairVoice, voiceDuration, type TimedItem } from './measure-repair.js';
 import type { StaffReading, SystemReading } from './read-page.js';
-import { restType, strokeType, type StaffItem } from './strokes.js';
+import { restType, strokeType, type StaffItem, type Stroke } from './strokes.js';
+import { TiesAndSlurs, type PlacedStroke } from './ties-slurs.js';
 import { mostRead, reconcileOpeningKeys } from './opening-keys.js';
 import { inferTimeSignature, settleTimes } from './time-signature.js';
 import { splitVoices } from './voices.js';
@@ -100,6 +101,12 @@ export function buildScore(systems: readonly SystemReading[]): Score {
   const keyState: number[] = layout.slots.map((_, s) => firstOpeningKey(openingKeys, s) ?? 0);
   /** Per staff: marked triplets have been read, so unmarked ones may follow. */
   const tripletsShown: boolean[] = layout.slots.map(() => false);
+  // Ties and slurs join strokes; they are laid on the notes once a system's strokes all have theirs.
+  const placed = new Map<Stroke, PlacedStroke>();
+  const curves = new TiesAndSlurs({
+    stroke: (stroke) => placed.get(stroke),
+    note: (head, stroke) => placed.get(stroke)?.event.notes[stroke.heads.indexOf(head)],
+  });
   let time: TimeSignature | undefined;
   let measureNumber = 1;
   let printedIndex = 0;
@@ -180,7 +187,9 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         const accidentalState = new Map<number, number>();
         const events = new Map<PlacedItem, VoiceEvent>();
         for (const item of voices.flat().sort((a, b) => a.x - b.x)) {
-          events.set(item, toEvent(item, slot.staff, reading!, system, clefAt(reading!, item.x, clefState[s]!), keyState[s]!, accidentalState));
+          const event = toEvent(item, slot.staff, reading!, system, clefAt(reading!, item.x, clefState[s]!), keyState[s]!, accidentalState);
+          events.set(item, event);
+          if (item.source.kind === 'chord' && event.kind === 'note') placed.set(item.source, { event, part: slot.part });
         }
         // A voice still short once repaired may stand between other staves' notes: their places time it.
         const grid = timeGrid([...others, ...voices], expected, right);
@@ -219,6 +228,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
       });
       measureNumber += Math.max(1, run);
     });
+    curves.system(system.curves);
   });
   markPickup(parts, parts[0]?.measures[0]?.time ? timeSignatureLength(parts[0].measures[0].time) : undefined);
   return { credits: {}, parts, partGroups: [] };

@@ -17,7 +17,8 @@ import type { PageTransform } from '../preparation/prepare-page.js';
 import { systemMeasures, type SystemMeasures } from './measures.js';
 import { keysFromKeyArea } from './key-area.js';
 import { staffSignatures, type Placed, type StaffSignatures } from './signatures.js';
-import { buildStrokes, type StaffItem } from './strokes.js';
+import { buildStrokes, type StaffItem, type Stroke } from './strokes.js';
+import { linkCurves, type CurveLink } from './curves.js';
 import { readTimeSignature } from './time-signature.js';
 
 export interface StaffReading {
@@ -42,6 +43,8 @@ export interface SystemReading {
   /** Ranges [first, last] of staves (indices into `staves`) joined by a brace: one instrument. */
   braces: [number, number][];
   measures: SystemMeasures;
+  /** Ties and slurs with the strokes they join. */
+  curves: CurveLink[];
   space: number;
 }
 
@@ -78,7 +81,9 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
     dropTimeGlyphHeads(readings, space);
     splitAtTimeSignatures(measures, readings, space);
     dropEmptyOpening(measures, readings);
-    return { page, transform: image.transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, space };
+    const strokes = readings.flatMap((r) => r.items.filter((i): i is Stroke => i.kind === 'chord'));
+    const curves = linkCurves(symbols.curves.filter((c) => system.staves.includes(c.staff)), strokes, space);
+    return { page, transform: image.transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, curves, space };
   }));
 }
 

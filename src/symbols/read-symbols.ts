@@ -8,6 +8,7 @@
  * stem (assembly/chords.ts), which is where it is unambiguous.
  */
 import type { Staff } from '../staves/detect-staves.js';
+import { readCurves, type Curve } from './curves.js';
 import { headsFollowStems } from './heads-between-staves.js';
 import { nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
 import { centre, classComponents, MAP_SCALE, type Component } from './components.js';
@@ -103,6 +104,8 @@ export interface PageSymbols {
   barlines: BarlineSymbol[];
   tuplets: Mark[];
   repeatDots: Mark[];
+  /** Ties and slurs, as arcs with their ends. */
+  curves: Curve[];
   /**
    * Braces at the left of systems (a grand staff): anything brace-or-bracket
    * shaped short enough for two staves, and taller ones that curve like a brace.
@@ -251,7 +254,8 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   // The stroke through a cut-time C stands the height of the staff's middle: it is not a barline.
   const cutStrokes = time.filter((t) => t.common);
   const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
-  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, braces, map };
+  const curves = readCurves(map, staves, space);
+  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, curves, braces, map };
 }
 
 /** Staff position of an accidental: a flat's bowl, not its box centre, sits on the note's line or space (the stem rises above it). */

@@ -28,7 +28,7 @@ function staffReading(top: number, clef: Clef | undefined, key: number | undefin
 }
 
 function system(page: number, staves: StaffReading[]): SystemReading {
-  return { page, transform: TRANSFORM, staves, braces: [], measures: { bounds: [100, 500, 900], right: [undefined, undefined], left: [undefined, undefined] }, space: SPACE };
+  return { page, transform: TRANSFORM, staves, braces: [], measures: { bounds: [100, 500, 900], right: [undefined, undefined], left: [undefined, undefined] }, curves: [], space: SPACE };
 }
 
 const TREBLE: Clef = { sign: 'G', line: 2 };

@@ -22,6 +22,7 @@ function page(accidentals: AccidentalSymbol[]): PageSymbols {
     barlines: [],
     tuplets: [],
     repeatDots: [],
+    curves: [],
     braces: [],
     map: { width: 1, height: 1, data: new Uint8Array(1), confidence: new Uint8Array(1) },
   };

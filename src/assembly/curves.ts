@@ -1,0 +1,100 @@
+/**
+ * Which strokes each tie or slur joins.
+ *
+ * A curve's ends are drawn at the notes it joins: a tie's beside the heads of
+ * one pitch, level with them; a slur's over or under the heads, or at the stem
+ * ends. An end that reaches no stroke runs off the system: the curve goes on
+ * from the previous system or to the next one.
+ *
+ * A tie joins two heads at one staff position in strokes that follow each
+ * other, with its ends level with those heads; every other curve is a slur.
+ * (Whether the two heads are the same pitch is checked once the pitches are
+ * known: build-score.ts.)
+ */
+import type { Head } from '../symbols/read-symbols.js';
+import type { Curve } from '../symbols/curves.js';
+import type { Stroke } from './strokes.js';
+
+export interface CurveLink {
+  curve: Curve;
+  /** The stroke the curve starts at; undefined where it comes from the previous system. */
+  from?: Stroke;
+  /** The stroke it ends at; undefined where it goes on to the next system. */
+  to?: Stroke;
+  /** A tie: the head it leaves (in `from`) and the head it reaches (in `to`); absent for a slur. */
+  tie?: { from?: Head; to?: Head };
+}
+
+/** How far, in spaces, a curve's end may stand beside the stroke it belongs to. */
+const END_REACH_ACROSS = 1.2;
+/** How far, in spaces, above or below the stroke (heads and stem) a curve's end may stand. */
+const END_REACH_UP_DOWN = 2;
+/** A tie's end stands beside or just over (under) its head: within this many spaces up or down. */
+const TIE_LEVEL = 1.6;
+/** A tie bows little: its middle stands off its ends by at most this many spaces. */
+const TIE_MAX_BOW = 1.2;
+
+/**
+ * Links each curve of a system to the strokes at its ends. `strokes` are the system's chords on all
+ * its staves; a curve starting before the first stroke or ending after the last of its staff runs
+ * across the system break.
+ */
+export function linkCurves(curves: readonly Curve[], strokes: readonly Stroke[], space: number): CurveLink[] {
+  const links: CurveLink[] = [];
+  for (const curve of curves) {
+    const from = nearestStroke(curve.start, strokes, space, 'start');
+    const to = nearestStroke(curve.end, strokes.filter((s) => s !== from && (!from || s.x > from.x)), space, 'end');
+    const onStaff = strokes.filter((s) => s.staff === curve.staff);
+    // An end that reaches no stroke counts only where it runs off the system, not into a gap.
+    const offLeft = !from && !onStaff.some((s) => s.x < curve.start.x);
+    const offRight = !to && !onStaff.some((s) => s.x > curve.end.x);
+    if ((!from && !offLeft) || (!to && !offRight) || (!from && !to)) continue;
+    const link: CurveLink = { curve, ...(from ? { from } : {}), ...(to ? { to } : {}) };
+    const tie = tieHeads(curve, from, to, strokes, space);
+    if (tie) link.tie = tie;
+    links.push(link);
+  }
+  return links;
+}
+
+/** The stroke a curve's end belongs to: the nearest within reach, on the right side of it. */
+function nearestStroke(end: { x: number; y: number }, strokes: readonly Stroke[], space: number, which: 'start' | 'end'): Stroke | undefined {
+  let best: Stroke | undefined;
+  let bestDistance = Infinity;
+  for (const stroke of strokes) {
+    if (stroke.grace) continue;
+    // A curve starts at or after its first note's middle and ends at or before its last one's.
+    if (which === 'start' ? stroke.x > end.x + space * 0.8 : stroke.x < end.x - space * 0.8) continue;
+    const dx = Math.max(0, stroke.x0 - end.x, end.x - stroke.x1);
+    const dy = Math.max(0, stroke.y0 - end.y, end.y - stroke.y1);
+    if (dx > space * END_REACH_ACROSS || dy > space * END_REACH_UP_DOWN) continue;
+    const distance = dx + dy;
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = stroke;
+    }
+  }
+  return best;
+}
+
+/**
+ * The heads a curve ties, if it is a tie: flat, its ends level with a head at each end at one staff
+ * position, and no stroke of the same stem direction between the two (a slur over repeated notes).
+ */
+function tieHeads(curve: Curve, from: Stroke | undefined, to: Stroke | undefined, strokes: readonly Stroke[], space: number): CurveLink['tie'] {
+  if (curve.bow > space * TIE_MAX_BOW) return undefined;
+  const level = (head: Head, y: number) => Math.abs(head.y - y) <= space * TIE_LEVEL;
+  const nearest = (heads: readonly Head[], y: number) => heads.filter((h) => level(h, y)).sort((a, b) => Math.abs(a.y - y) - Math.abs(b.y - y))[0];
+  if (from && to) {
+    if (from.staff !== to.staff) return undefined;
+    const between = strokes.some((s) => s !== from && s !== to && s.staff === from.staff && !s.grace && s.up === from.up && s.x > from.x + space * 0.3 && s.x < to.x - space * 0.3);
+    if (between) return undefined;
+    const pairs = from.heads.flatMap((a) => to.heads.filter((b) => b.position === a.position && level(a, curve.start.y) && level(b, curve.end.y)).map((b) => [a, b] as const));
+    const pair = pairs.sort((p, q) => Math.abs(p[0].y - curve.start.y) - Math.abs(q[0].y - curve.start.y))[0];
+    return pair ? { from: pair[0], to: pair[1] } : undefined;
+  }
+  // Running across the system break: level with a head at the end it has.
+  const head = from ? nearest(from.heads, curve.start.y) : to ? nearest(to.heads, curve.end.y) : undefined;
+  if (!head) return undefined;
+  return from ? { from: head } : { to: head };
+}

@@ -1,0 +1,126 @@
+/**
+ * Ties and slurs onto the score's notes, system by system in reading order,
+ * once every stroke has its event and every head its pitch.
+ *
+ * - A tie joins two notes of one pitch; the tied note keeps the first one's
+ *   accidental (a tie across a barline prints none, and the key must not undo
+ *   it). A curve taken for a tie between different pitches is a slur.
+ * - A slur's ends get a number (1–16) that no slur open at the same time in
+ *   the part uses, as MusicXML asks.
+ * - A tie or slur that runs off a system is picked up by the first curve
+ *   coming in from the left on the same part's next system (a tie at the same
+ *   step and octave).
+ */
+import type { Note, NoteEvent, Pitch } from '../score/model.js';
+import type { Head } from '../symbols/read-symbols.js';
+import type { CurveLink } from './curves.js';
+import type { Stroke } from './strokes.js';
+
+/** Where a stroke went in the score: its event and the part it belongs to. */
+export interface PlacedStroke {
+  event: NoteEvent;
+  part: number;
+}
+
+export interface NoteLookup {
+  stroke(stroke: Stroke): PlacedStroke | undefined;
+  note(head: Head, stroke: Stroke): Note | undefined;
+}
+
+interface OpenSlur {
+  number: number;
+  /** x where it stops on the current system; Infinity while it runs to the next. */
+  stopX: number;
+}
+
+const MAX_SLUR_NUMBER = 16;
+
+export class TiesAndSlurs {
+  /** Per part: notes whose tie runs on to the next system. */
+  private openTies = new Map<number, Note[]>();
+  /** Per part: slurs started on the current system (or carried into it), with where they stop. */
+  private openSlurs = new Map<number, OpenSlur[]>();
+
+  constructor(private readonly lookup: NoteLookup) {}
+
+  /** Applies one system's curves; systems come in reading order. */
+  system(links: readonly CurveLink[]): void {
+    const carriedTies = this.openTies;
+    const carriedSlurs = new Map([...this.openSlurs].map(([part, open]) => [part, open.filter((s) => s.stopX === Infinity)]));
+    this.openTies = new Map();
+    this.openSlurs = new Map();
+    // Curves coming in from the previous system close what it left open; what they do not close is lost.
+    for (const link of links.filter((l) => !l.from).sort((a, b) => a.curve.end.x - b.curve.end.x)) this.incoming(link, carriedTies, carriedSlurs);
+    for (const link of links.filter((l) => l.from).sort((a, b) => a.from!.x - b.from!.x)) this.outgoing(link);
+  }
+
+  private incoming(link: CurveLink, carriedTies: Map<number, Note[]>, carriedSlurs: Map<number, OpenSlur[]>): void {
+    const to = this.lookup.stroke(link.to!);
+    if (!to) return;
+    const note = link.tie?.to && this.lookup.note(link.tie.to, link.to!);
+    const waiting = carriedTies.get(to.part) ?? [];
+    const tied = note && waiting.find((n) => samePlace(n.pitch, note.pitch));
+    if (tied && note) {
+      tie(tied, note);
+      waiting.splice(waiting.indexOf(tied), 1);
+      return;
+    }
+    const slur = carriedSlurs.get(to.part)?.shift();
+    if (!slur) return;
+    addSlur(to.event, { type: 'stop', number: slur.number });
+    this.open(to.part).push({ number: slur.number, stopX: link.to!.x });
+  }
+
+  private outgoing(link: CurveLink): void {
+    const from = this.lookup.stroke(link.from!);
+    if (!from) return;
+    if (link.tie?.from) {
+      const first = this.lookup.note(link.tie.from, link.from!);
+      const second = link.tie.to && link.to ? this.lookup.note(link.tie.to, link.to) : undefined;
+      if (first && !link.to) {
+        first.tieStart = true;
+        this.openTies.set(from.part, [...(this.openTies.get(from.part) ?? []), first]);
+        return;
+      }
+      if (first && second && samePlace(first.pitch, second.pitch)) {
+        tie(first, second);
+        return;
+      }
+    }
+    const to = link.to && this.lookup.stroke(link.to);
+    if (link.to && (!to || to.part !== from.part)) return;
+    const x = link.from!.x;
+    const live = this.open(from.part).filter((s) => s.stopX >= x);
+    const number = firstFree(live.map((s) => s.number));
+    if (number === undefined) return;
+    addSlur(from.event, { type: 'start', number, placement: link.curve.over ? 'above' : 'below' });
+    if (to) addSlur(to.event, { type: 'stop', number });
+    this.open(from.part).push({ number, stopX: link.to ? link.to.x : Infinity });
+  }
+
+  private open(part: number): OpenSlur[] {
+    let list = this.openSlurs.get(part);
+    if (!list) this.openSlurs.set(part, (list = []));
+    return list;
+  }
+}
+
+function tie(first: Note, second: Note): void {
+  first.tieStart = true;
+  second.tieStop = true;
+  // The tied note sounds the first one's pitch: a tie across a barline carries its accidental.
+  if (!second.accidental) second.pitch = { ...second.pitch, alter: first.pitch.alter };
+}
+
+function samePlace(a: Pitch, b: Pitch): boolean {
+  return a.step === b.step && a.octave === b.octave;
+}
+
+function addSlur(event: NoteEvent, slur: NonNullable<NoteEvent['slurs']>[number]): void {
+  (event.slurs ??= []).push(slur);
+}
+
+function firstFree(used: readonly number[]): number | undefined {
+  for (let n = 1; n <= MAX_SLUR_NUMBER; n++) if (!used.includes(n)) return n;
+  return undefined;
+}

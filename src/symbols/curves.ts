@@ -1,0 +1,128 @@
+/**
+ * Ties and slurs as curves: the class map's tie-and-slur pixels joined into
+ * arcs, each with its two ends and the way it bends. Which notes a curve
+ * joins, and whether it is a tie or a slur, is the music reader's question
+ * (assembly/curves.ts); here it is only geometry.
+ *
+ * A long slur crosses stems, beams and barlines, and the class map gives those
+ * crossings to them: the pieces of one arc are joined where one piece's end
+ * meets the next one's start.
+ */
+import type { Staff } from '../staves/detect-staves.js';
+import { nearestStaff } from '../staves/staff-geometry.js';
+import { classComponents, MAP_SCALE } from './components.js';
+import type { ClassMap } from './segment.js';
+import { CLASS_INDEX } from './symbol-classes.js';
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface Curve {
+  /** Left and right ends, in prepared-page pixels. */
+  start: Point;
+  end: Point;
+  /** Box in prepared-page pixels. */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** The arc bows upwards (drawn over its notes) rather than downwards. */
+  over: boolean;
+  /** How far, in prepared pixels, the arc's middle stands off the line between its ends. */
+  bow: number;
+  /** Index of the staff the curve's middle is nearest. */
+  staff: number;
+  confidence: number;
+}
+
+/** Least width of a curve, in spaces: a tie between two close heads is about this wide. */
+const MIN_CURVE_WIDTH = 0.8;
+/** The ends of two pieces of one arc meet within this many spaces across … */
+const JOIN_GAP = 1.2;
+/** … and this many spaces up or down. */
+const JOIN_RISE = 0.8;
+/** An arc taller than this many spaces is something else (a brace, a bracket's end). */
+const MAX_CURVE_HEIGHT = 4;
+
+/** One column's ink of a curve: its top and bottom in class-map rows. */
+type Profile = Map<number, [number, number]>;
+
+interface Piece {
+  profile: Profile;
+  x0: number;
+  x1: number;
+  confidence: number;
+  area: number;
+}
+
+export function readCurves(map: ClassMap, staves: readonly Staff[], space: number): Curve[] {
+  const pieces = classComponents(map, [CLASS_INDEX.tieSlur], 3).map((c): Piece => {
+    const profile: Profile = new Map();
+    for (const i of c.pixels) {
+      const col = i % map.width;
+      const row = (i - col) / map.width;
+      const span = profile.get(col);
+      if (!span) profile.set(col, [row, row]);
+      else {
+        if (row < span[0]) span[0] = row;
+        if (row > span[1]) span[1] = row;
+      }
+    }
+    return { profile, x0: c.x0 / MAP_SCALE, x1: c.x1 / MAP_SCALE - 1, confidence: c.confidence, area: c.area };
+  });
+  const curves: Curve[] = [];
+  for (const piece of joinPieces(pieces, space / MAP_SCALE)) {
+    const curve = curveOf(piece, staves);
+    if (!curve || curve.x1 - curve.x0 < space * MIN_CURVE_WIDTH || curve.y1 - curve.y0 > space * MAX_CURVE_HEIGHT) continue;
+    curves.push(curve);
+  }
+  return curves;
+}
+
+/** Pieces whose ends meet, left to right, joined into one arc each. */
+function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
+  const sorted = [...pieces].sort((a, b) => a.x0 - b.x0);
+  const joined: Piece[] = [];
+  for (const piece of sorted) {
+    const host = joined.find((j) => {
+      const gap = piece.x0 - j.x1;
+      if (gap > space * JOIN_GAP || gap < -space * 0.3) return false;
+      return Math.abs(middle(j.profile.get(j.x1)) - middle(piece.profile.get(piece.x0))) <= space * JOIN_RISE;
+    });
+    if (!host) {
+      joined.push({ ...piece, profile: new Map(piece.profile) });
+      continue;
+    }
+    for (const [col, span] of piece.profile) host.profile.set(col, span);
+    host.confidence = (host.confidence * host.area + piece.confidence * piece.area) / (host.area + piece.area);
+    host.area += piece.area;
+    host.x1 = Math.max(host.x1, piece.x1);
+  }
+  return joined;
+}
+
+function middle(span: [number, number] | undefined): number {
+  return span ? (span[0] + span[1]) / 2 : NaN;
+}
+
+/** The arc's ends, box and bend from its column profile (class-map units in, prepared pixels out). */
+function curveOf(piece: Piece, staves: readonly Staff[]): Curve | undefined {
+  const cols = [...piece.profile.keys()].sort((a, b) => a - b);
+  const first = cols[0]!;
+  const last = cols[cols.length - 1]!;
+  const at = (col: number) => middle(piece.profile.get(col));
+  const start = { x: first * MAP_SCALE, y: at(first) * MAP_SCALE };
+  const end = { x: (last + 1) * MAP_SCALE, y: at(last) * MAP_SCALE };
+  // The middle third's mean height against the chord between the ends tells which way it bows.
+  const inner = cols.filter((c) => c >= first + (last - first) / 3 && c <= last - (last - first) / 3);
+  if (!inner.length) return undefined;
+  const offsets = inner.map((c) => at(c) * MAP_SCALE - (start.y + ((end.y - start.y) * (c - first)) / Math.max(1, last - first)));
+  const bow = offsets.reduce((s, v) => s + v, 0) / offsets.length;
+  const y0 = Math.min(...cols.map((c) => piece.profile.get(c)![0])) * MAP_SCALE;
+  const y1 = (Math.max(...cols.map((c) => piece.profile.get(c)![1])) + 1) * MAP_SCALE;
+  const staff = nearestStaff(staves, (start.x + end.x) / 2, (y0 + y1) / 2);
+  if (staff < 0) return undefined;
+  return { start, end, x0: start.x, x1: end.x, y0, y1, over: bow < 0, bow: Math.abs(bow), staff, confidence: piece.confidence };
+}

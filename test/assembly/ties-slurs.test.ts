@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { linkCurves } from '../../src/assembly/curves.js';
+import type { Stroke } from '../../src/assembly/strokes.js';
+import { TiesAndSlurs, type PlacedStroke } from '../../src/assembly/ties-slurs.js';
+import type { Note, NoteEvent, Pitch } from '../../src/score/model.js';
+import { frac } from '../../src/score/fraction.js';
+import type { Curve } from '../../src/symbols/curves.js';
+import type { Head } from '../../src/symbols/read-symbols.js';
+
+const SPACE = 12;
+const TOP = 100;
+const yOf = (position: number) => TOP + (position * SPACE) / 2;
+
+/** A quarter with its stem up, its head at a staff position. */
+function stroke(x: number, position: number, staff = 0): Stroke {
+  const y = yOf(position);
+  const head: Head = { x0: x - 7, x1: x + 7, y0: y - 6, y1: y + 6, x, y, staff, confidence: 1, kind: 'black', position, small: false };
+  return { kind: 'chord', staff, heads: [head], up: true, stem: { x: x + 6, x0: x + 5, x1: x + 7, y0: y - 42, y1: y, staff, confidence: 1 }, hooks: 0, beams: 0, grace: false, dots: 0, x, x0: x - 7, x1: x + 7, y0: y - 42, y1: y + 6, confidence: 1 };
+}
+
+/** A curve under the heads from (x0, y0) to (x1, y1), bowing `bow` spaces down. */
+function curve(x0: number, y0: number, x1: number, y1: number, bow: number, staff = 0): Curve {
+  return { start: { x: x0, y: y0 }, end: { x: x1, y: y1 }, x0, x1, y0: Math.min(y0, y1), y1: Math.max(y0, y1) + bow * SPACE, over: false, bow: bow * SPACE, staff, confidence: 0.9 };
+}
+
+function place(strokes: Stroke[], pitches: Pitch[], part = 0) {
+  const placed = new Map<Stroke, PlacedStroke>();
+  strokes.forEach((s, k) => {
+    const event: NoteEvent = { kind: 'note', duration: frac(1), type: 'quarter', dots: 0, staff: 1, notes: [{ pitch: { ...pitches[k]! } }], lyrics: [] };
+    placed.set(s, { event, part });
+  });
+  const lookup = { stroke: (s: Stroke) => placed.get(s), note: (h: Head, s: Stroke): Note | undefined => placed.get(s)?.event.notes[s.heads.indexOf(h)] };
+  return { placed, lookup, event: (s: Stroke) => placed.get(s)!.event };
+}
+
+const G4: Pitch = { step: 'G', alter: 0, octave: 4 };
+const FSHARP4: Pitch = { step: 'F', alter: 1, octave: 4 };
+const F4: Pitch = { step: 'F', alter: 0, octave: 4 };
+const A4: Pitch = { step: 'A', alter: 0, octave: 4 };
+
+describe('ties and slurs', () => {
+  it('tie two neighbouring heads at one position, and carry the first one\'s accidental to the second', () => {
+    const [a, b] = [stroke(200, 7), stroke(260, 7)];
+    const links = linkCurves([curve(204, yOf(7) + 10, 256, yOf(7) + 10, 0.3)], [a, b], SPACE);
+    expect(links).toHaveLength(1);
+    expect(links[0]!.tie).toBeDefined();
+    const { lookup, event } = place([a, b], [FSHARP4, F4]);
+    new TiesAndSlurs(lookup).system(links);
+    expect(event(a).notes[0]!.tieStart).toBe(true);
+    expect(event(b).notes[0]!.tieStop).toBe(true);
+    expect(event(b).notes[0]!.pitch.alter).toBe(1);
+    expect(event(a).slurs).toBeUndefined();
+  });
+
+  it('make a slur of a curve over a stroke of the same stem between two heads at one position', () => {
+    const [a, m, b] = [stroke(200, 7), stroke(240, 5), stroke(280, 7)];
+    const links = linkCurves([curve(200, yOf(7) + 14, 280, yOf(7) + 14, 1)], [a, m, b], SPACE);
+    expect(links[0]!.tie).toBeUndefined();
+    const { lookup, event } = place([a, m, b], [F4, A4, F4]);
+    new TiesAndSlurs(lookup).system(links);
+    expect(event(a).slurs).toEqual([{ type: 'start', number: 1, placement: 'below' }]);
+    expect(event(b).slurs).toEqual([{ type: 'stop', number: 1 }]);
+    expect(event(a).notes[0]!.tieStart).toBeUndefined();
+  });
+
+  it('number overlapping slurs apart and reuse a number once its slur has stopped', () => {
+    const s = [200, 240, 280, 320, 360].map((x) => stroke(x, 5));
+    const pitches = [G4, A4, G4, A4, G4];
+    const links = linkCurves(
+      [curve(200, yOf(5) + 14, 320, yOf(5) + 14, 1.5), curve(240, yOf(5) + 20, 280, yOf(5) + 20, 0.5), curve(320, yOf(5) + 14, 360, yOf(5) + 14, 0.5)],
+      s,
+      SPACE,
+    );
+    const { lookup, event } = place(s, pitches);
+    new TiesAndSlurs(lookup).system(links);
+    expect(event(s[0]!).slurs).toEqual([{ type: 'start', number: 1, placement: 'below' }]);
+    expect(event(s[1]!).slurs).toEqual([{ type: 'start', number: 2, placement: 'below' }]);
+    expect(event(s[2]!).slurs).toEqual([{ type: 'stop', number: 2 }]);
+    // The long slur stops where the third starts: number 1 is free again after it.
+    expect(event(s[3]!).slurs).toEqual([{ type: 'stop', number: 1 }, { type: 'start', number: 2, placement: 'below' }]);
+  });
+
+  it('carry a tie and a slur across the system break to the next system\'s first notes', () => {
+    const [a, b] = [stroke(900, 7), stroke(860, 3)];
+    const [c, d] = [stroke(150, 7), stroke(200, 3)];
+    const first = linkCurves([curve(904, yOf(7) + 10, 990, yOf(7) + 10, 0.3), curve(860, yOf(3) - 20, 995, yOf(3) - 30, 1)], [b, a], SPACE);
+    const second = linkCurves([curve(100, yOf(7) + 10, 146, yOf(7) + 10, 0.3), curve(100, yOf(3) - 30, 200, yOf(3) - 20, 1)], [c, d], SPACE);
+    expect(first.map((l) => [!!l.from, !!l.to])).toEqual([[true, false], [true, false]]);
+    const { lookup, event } = place([a, b, c, d], [F4, A4, F4, G4]);
+    const state = new TiesAndSlurs(lookup);
+    state.system(first);
+    state.system(second);
+    expect(event(a).notes[0]!.tieStart).toBe(true);
+    expect(event(c).notes[0]!.tieStop).toBe(true);
+    expect(event(b).slurs?.[0]?.type).toBe('start');
+    expect(event(d).slurs).toEqual([{ type: 'stop', number: event(b).slurs![0]!.number }]);
+  });
+
+  it('ignore a curve whose end reaches no stroke inside the system (a gap, not a break)', () => {
+    const [a, b] = [stroke(200, 7), stroke(400, 7)];
+    expect(linkCurves([curve(204, yOf(7) + 10, 300, yOf(7) + 10, 0.3)], [a, b], SPACE)).toEqual([]);
+  });
+});
