@@ -9,10 +9,11 @@
  * in reading order.
  */
 import { add, compare, sub, toNumber, ZERO, type Fraction } from '../score/fraction.js';
-import type { Box, Clef, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, TimeSignature, VoiceEvent } from '../score/model.js';
+import type { Box, Clef, Direction, Evidence, Measure, Note, NoteEvent, Part, Pitch, RestEvent, Score, TimeSignature, VoiceEvent } from '../score/model.js';
 import { keyAlter, STEPS } from '../score/pitch.js';
 import { beamValues } from './beams.js';
 import { diatonicAt } from './clef-pitch.js';
+import { staffLineY } from '../staves/detect-staves.js';
 import { notatedDuration, timeSignatureLength } from '../score/timeline.js';
 import { toSourcePoint, type PageTransform } from '../preparation/prepare-page.js';
 import type { AccidentalKind } from '../symbols/read-symbols.js';
@@ -171,6 +172,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
           measure.voices.push({ id: voiceId(slot, 0), events: [measureRest(expected, slot.staff)] });
           return;
         }
+        if (reading) measure.directions.push(...hairpinDirections(reading, staffMeasure, left, right, slot.staff, system.space));
         const marks = reading ? tupletMarks(reading, left, right) : [];
         // A second voice that enters later starts where the first voice stands at that place; the
         // rests before it are often not printed (a choir's alto joining the soprano's line).
@@ -342,6 +344,22 @@ function timedItem(item: StaffItem): PlacedItem {
   return { x: item.x, type, dots: item.dots, isRest: item.kind === 'rest', grace, duration: grace ? ZERO : notatedDuration(type, item.dots), source: item };
 }
 
+/**
+ * The hairpins of a staff that start or stop in a measure, as wedge directions at the onsets of the
+ * notes they start under and stop before. A hairpin's number is its staff's, so the two hands of a
+ * piano part can swell apart.
+ */
+function hairpinDirections(reading: StaffReading, staffMeasure: StaffMeasure | undefined, left: number, right: number, staff: number, space: number): Direction[] {
+  const middle = (x: number) => staffLineY(reading.staff, 2, x);
+  return reading.hairpins.flatMap((h): Direction[] => {
+    const placement = (h.y0 + h.y1) / 2 > middle((h.x0 + h.x1) / 2) ? 'below' : 'above';
+    const out: Direction[] = [];
+    if (h.x0 >= left && h.x0 < right) out.push({ offset: onsetAfter(staffMeasure, h.x0 - space * 0.5), staff, placement, wedge: { type: h.kind, number: staff } });
+    if (h.x1 >= left && h.x1 < right) out.push({ offset: onsetAfter(staffMeasure, h.x1 - space), staff, placement, wedge: { type: 'stop', number: staff } });
+    return out;
+  });
+}
+
 function tupletMarks(reading: StaffReading, left: number, right: number): number[] {
   return reading.tuplets.filter((x) => x >= left && x < right);
 }
@@ -496,6 +514,8 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
   if (item.grace) event.grace = { slash: false };
   if (item.cue) event.cue = true;
   if (source.up !== undefined) event.stem = source.up ? 'up' : 'down';
+  const articulations = reading.articulations.get(source);
+  if (articulations?.length) event.articulations = [...articulations];
   return event;
 }
 

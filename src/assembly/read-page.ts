@@ -19,6 +19,8 @@ import { keysFromKeyArea } from './key-area.js';
 import { staffSignatures, type Placed, type StaffSignatures } from './signatures.js';
 import { buildStrokes, type StaffItem, type Stroke } from './strokes.js';
 import { linkCurves, type CurveLink } from './curves.js';
+import { attachArticulations } from './marks.js';
+import type { Hairpin } from '../symbols/marks.js';
 import { readTimeSignature } from './time-signature.js';
 
 export interface StaffReading {
@@ -34,6 +36,10 @@ export interface StaffReading {
   multiRests: Map<RestSymbol, number>;
   /** The accidental printed before a head. */
   accidentals: Map<Head, AccidentalKind>;
+  /** Articulations and fermatas on a stroke, as MusicXML names. */
+  articulations: Map<Stroke, string[]>;
+  /** Hairpins under or over this staff. */
+  hairpins: Hairpin[];
 }
 
 export interface SystemReading {
@@ -74,6 +80,8 @@ export async function readPage(page: number, image: PageImage, staves: readonly 
         items: mine,
         multiRests: await multiRestCounts(symbols.rests.filter((r) => r.staff === index && (r.kind === 'multi' || r.kind === 'whole')), staff, image),
         tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index && plausibleTuplet(t, space)).map((t) => t.x), space),
+        articulations: attachArticulations(symbols.articulations.filter((a) => a.staff === index), mine.filter((i): i is Stroke => i.kind === 'chord'), space),
+        hairpins: symbols.hairpins.filter((h) => h.staff === index),
         accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), inner, space),
       };
     }));

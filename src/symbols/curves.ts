@@ -11,6 +11,7 @@
 import type { Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE } from './components.js';
+import { wedgeShape } from './marks.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
 
@@ -58,7 +59,9 @@ interface Piece {
 }
 
 export function readCurves(map: ClassMap, staves: readonly Staff[], space: number): Curve[] {
-  const pieces = classComponents(map, [CLASS_INDEX.tieSlur], 3).map((c): Piece => {
+  // A hairpin painted as a slur is read as a hairpin (marks.ts).
+  const arcs = classComponents(map, [CLASS_INDEX.tieSlur], 3).filter((c) => !wedgeShape(c, map.width, space));
+  const pieces = arcs.map((c): Piece => {
     const profile: Profile = new Map();
     for (const i of c.pixels) {
       const col = i % map.width;

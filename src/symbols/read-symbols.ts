@@ -10,6 +10,7 @@
 import type { Staff } from '../staves/detect-staves.js';
 import { readCurves, type Curve } from './curves.js';
 import { headsFollowStems } from './heads-between-staves.js';
+import { readArticulations, readHairpins, type ArticulationMark, type Hairpin } from './marks.js';
 import { nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
 import { centre, classComponents, MAP_SCALE, type Component } from './components.js';
 import type { ClassMap } from './segment.js';
@@ -106,6 +107,10 @@ export interface PageSymbols {
   repeatDots: Mark[];
   /** Ties and slurs, as arcs with their ends. */
   curves: Curve[];
+  /** Articulations and fermatas, by shape. */
+  articulations: ArticulationMark[];
+  /** Crescendo and diminuendo wedges. */
+  hairpins: Hairpin[];
   /**
    * Braces at the left of systems (a grand staff): anything brace-or-bracket
    * shaped short enough for two staves, and taller ones that curve like a brace.
@@ -255,7 +260,9 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const cutStrokes = time.filter((t) => t.common);
   const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
   const curves = readCurves(map, staves, space);
-  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, curves, braces, map };
+  const articulations = readArticulations(map, staves, space);
+  const hairpins = readHairpins(map, staves, space);
+  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, curves, articulations, hairpins, braces, map };
 }
 
 /** Staff position of an accidental: a flat's bowl, not its box centre, sits on the note's line or space (the stem rises above it). */

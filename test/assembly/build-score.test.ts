@@ -24,6 +24,8 @@ function staffReading(top: number, clef: Clef | undefined, key: number | undefin
     tuplets: [],
     multiRests: new Map(),
     accidentals: new Map(),
+    articulations: new Map(),
+    hairpins: [],
   };
 }
 

@@ -23,6 +23,8 @@ function page(accidentals: AccidentalSymbol[]): PageSymbols {
     tuplets: [],
     repeatDots: [],
     curves: [],
+    articulations: [],
+    hairpins: [],
     braces: [],
     map: { width: 1, height: 1, data: new Uint8Array(1), confidence: new Uint8Array(1) },
   };

@@ -7,7 +7,7 @@ import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
 const SPACE = 12;
 
 function symbols(heads: Head[], stems: Stem[], map: ClassMap = { width: 1, height: 1, data: new Uint8Array(1), confidence: new Uint8Array(1) }): PageSymbols {
-  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], curves: [], braces: [], map };
+  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], curves: [], articulations: [], hairpins: [], braces: [], map };
 }
 
 const head = (x: number, y: number, position: number): Head => ({ x0: x - 7, x1: x + 7, y0: y - 6, y1: y + 6, x, y, staff: 0, confidence: 1, kind: 'black', position, small: false });

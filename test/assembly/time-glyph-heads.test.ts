@@ -21,6 +21,8 @@ function reading(top: number, timeAt: number | undefined, items: Stroke[]): Staf
     tuplets: [],
     multiRests: new Map(),
     accidentals: new Map(),
+    articulations: new Map(),
+    hairpins: [],
   };
 }
 

@@ -1,0 +1,45 @@
+/**
+ * Articulations and fermatas onto the strokes they belong to.
+ *
+ * An articulation stands over or under its note, centred on the head: on
+ * the side away from the stem, or beyond the stem's end. A fermata stands
+ * further off, over the staff, and may be a little wider of its note.
+ */
+import type { ArticulationMark } from '../symbols/marks.js';
+import type { Stroke } from './strokes.js';
+
+/** How far, in spaces, a mark's centre may stand beside its stroke's heads. */
+const MARK_REACH_ACROSS = 1;
+/** … a fermata's, which is wider. */
+const FERMATA_REACH_ACROSS = 1.5;
+/** How far, in spaces, past the stroke's heads and stem a mark may stand (a fermata: further). */
+const MARK_REACH_UP_DOWN = 3;
+const FERMATA_REACH_UP_DOWN = 6;
+
+/** MusicXML names of the articulations on each stroke, in the order they stand outwards from the note. */
+export function attachArticulations(marks: readonly ArticulationMark[], strokes: readonly Stroke[], space: number): Map<Stroke, string[]> {
+  const found = new Map<Stroke, { name: string; gap: number }[]>();
+  for (const mark of marks) {
+    const fermata = mark.kind === 'fermata';
+    let best: Stroke | undefined;
+    let bestGap = Infinity;
+    for (const stroke of strokes) {
+      if (stroke.staff !== mark.staff || stroke.grace) continue;
+      const centre = (Math.min(...stroke.heads.map((h) => h.x0)) + Math.max(...stroke.heads.map((h) => h.x1))) / 2;
+      if (Math.abs(mark.x - centre) > space * (fermata ? FERMATA_REACH_ACROSS : MARK_REACH_ACROSS)) continue;
+      // Outside the stroke, above or below it; a mark inside the stroke's box is not its articulation.
+      const gap = mark.y < stroke.y0 ? stroke.y0 - mark.y1 : mark.y > stroke.y1 ? mark.y0 - stroke.y1 : Infinity;
+      if (gap > space * (fermata ? FERMATA_REACH_UP_DOWN : MARK_REACH_UP_DOWN)) continue;
+      const score = Math.max(0, gap) + Math.abs(mark.x - centre);
+      if (score < bestGap) {
+        bestGap = score;
+        best = stroke;
+      }
+    }
+    if (!best) continue;
+    const list = found.get(best) ?? [];
+    if (!list.some((m) => m.name === mark.kind)) list.push({ name: mark.kind, gap: bestGap });
+    found.set(best, list);
+  }
+  return new Map([...found].map(([stroke, list]) => [stroke, list.sort((a, b) => a.gap - b.gap).map((m) => m.name)]));
+}
