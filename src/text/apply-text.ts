@@ -6,14 +6,17 @@
  * - part names and abbreviations → `Part.name` / `abbreviation`, and the
  *   instrument a name matches (`matchInstrumentName`: Violine, Vl.,
  *   "Klarinette in B" …) → instrument id, MIDI program, transposition;
- * - lyric lines → syllables on the notes above them, verse by verse.
+ * - lyric lines → syllables on the notes above them, verse by verse;
+ * - tempo and expression words and dynamics → directions at the note they
+ *   stand under or over (a dynamic only where it reads as one).
  *
  * Parts and notes are found through their recognition evidence (boxes in
  * the decoded page's pixels), so this runs on the assembled score without
  * knowing how assembly laid out its parts.
  */
 import { matchInstrumentName } from '../score/instruments.js';
-import type { Box, Credits, NoteEvent, Part, Score } from '../score/model.js';
+import { add, ZERO, type Fraction } from '../score/fraction.js';
+import type { Box, Credits, Measure, NoteEvent, Part, Score } from '../score/model.js';
 import { toPreparedPoint, toSourcePoint, type PageTransform } from '../preparation/prepare-page.js';
 import { staffLineY } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
@@ -31,6 +34,7 @@ export function applyText(score: Score, pages: readonly PageText[]): void {
   for (const page of pages) {
     applyPartNames(score.parts, page);
     applyLyrics(score, page);
+    applyDirections(score, page);
   }
 }
 
@@ -163,4 +167,103 @@ function sourceBox(transform: PageTransform, x0: number, y0: number, x1: number,
   const x = Math.max(0, Math.floor(Math.min(corners[0]![0], corners[1]![0])));
   const y = Math.max(0, Math.floor(Math.min(corners[0]![1], corners[1]![1])));
   return { x, y, width: Math.ceil(Math.max(corners[0]![0], corners[1]![0])) - x, height: Math.ceil(Math.max(corners[0]![1], corners[1]![1])) - y };
+}
+
+// ---------------------------------------------------------------------------
+// Directions.
+
+/** Dynamics as printed, each a MusicXML element name. */
+const DYNAMICS = new Set(['pppp', 'ppp', 'pp', 'p', 'mp', 'mf', 'f', 'ff', 'fff', 'ffff', 'sf', 'sfz', 'sffz', 'sfp', 'sfpp', 'fp', 'fz', 'rf', 'rfz', 'pf']);
+/** How far (staff spaces) before the first note a direction's text may start and still belong to it. */
+const DIRECTION_REACH = 4;
+/** How far (staff spaces) from its staff a direction stands at most; text further off is a footer or a note to the player. */
+const DIRECTION_DISTANCE = 7;
+
+/**
+ * Tempo words as read, split from a metronome mark after them ("Allegro ♩ = 120", the note glyph read
+ * as a letter or two; a dot after it makes it dotted) and from a measure number read before them.
+ */
+export function readTempoText(text: string): { words?: string; metronome?: { beatUnit: 'quarter'; dots: number; perMinute: number } } {
+  let rest = cleanText(text).replace(/^\d+\s+(?=\p{L})/u, '');
+  let metronome: { beatUnit: 'quarter'; dots: number; perMinute: number } | undefined;
+  const mark = /\s*(\S{0,3}?)\s*=\s*(\d{2,3})\s*\)?$/u.exec(rest);
+  if (mark) {
+    const perMinute = Number(mark[2]);
+    if (perMinute >= 20 && perMinute <= 400) metronome = { beatUnit: 'quarter', dots: mark[1]!.includes('.') ? 1 : 0, perMinute };
+    rest = rest.slice(0, mark.index).replace(/[\s(]+$/u, '');
+  }
+  return { ...(hasLetters(rest) ? { words: rest } : {}), ...(metronome ? { metronome } : {}) };
+}
+
+/** A dynamic as read: letters only, lower case; undefined where the letters spell none. */
+export function readDynamic(text: string): string | undefined {
+  const letters = text.normalize('NFKD').replace(/ƒ/g, 'f').toLowerCase().replace(/[^a-z]/g, '');
+  // An italic s touching the f after it reads as an o or an e: no dynamic starts with either.
+  const read = letters.replace(/^[oe](?=f)/, 's');
+  return DYNAMICS.has(read) ? read : undefined;
+}
+
+interface TimedNote {
+  x0: number;
+  measure: Measure;
+  onset: Fraction;
+  staff: number;
+}
+
+/** Words and dynamics under or over a staff, as directions at the note whose place they start at. */
+function applyDirections(score: Score, page: PageText): void {
+  const lines = page.lines.filter((line) => (line.kind === 'tempo' || line.kind === 'expression' || line.kind === 'dynamics') && line.staff !== undefined);
+  if (!lines.length) return;
+  const byStaff = timedNotes(score, page);
+  for (const line of lines) {
+    const staff = page.staves[line.staff!]!;
+    const cx = (line.x0 + line.x1) / 2;
+    const distance = Math.max(staffLineY(staff, 0, cx) - line.y1, line.y0 - staffLineY(staff, 4, cx));
+    if (distance > staff.space * DIRECTION_DISTANCE) continue;
+    const dynamics = line.kind === 'dynamics' ? readDynamic(line.text) : undefined;
+    const { words, metronome } = line.kind === 'dynamics' ? {} : readTempoText(line.text);
+    if (!dynamics && !words && !metronome) continue;
+    // The first note at or after the text's start, or the last one before it when none follows in reach.
+    const notes = byStaff.get(line.staff!) ?? [];
+    const reach = staff.space * DIRECTION_REACH;
+    const note = notes.find((n) => n.x0 >= line.x0 - staff.space) ?? [...notes].reverse().find((n) => n.x0 < line.x0 && line.x0 - n.x0 < reach);
+    if (!note) continue;
+    const middle = staffLineY(staff, 2, (line.x0 + line.x1) / 2);
+    note.measure.directions.push({
+      offset: note.onset,
+      staff: note.staff,
+      placement: (line.y0 + line.y1) / 2 > middle ? 'below' : 'above',
+      ...(dynamics ? { dynamics } : {}),
+      ...(words ? { words } : {}),
+      // A metronome mark sets the playback tempo, in quarters per minute.
+      ...(metronome ? { metronome, tempo: metronome.perMinute * (metronome.dots ? 1.5 : 1) } : {}),
+      evidence: { page: page.page, box: sourceBox(page.transform, line.x0, line.y0, line.x1, line.y1), confidence: Math.round(Math.min(...line.words.map((w) => w.confidence))) / 100 },
+    });
+  }
+}
+
+/** Every event of the page with its onset in its measure, by the staff of the page it stands on, left to right. */
+function timedNotes(score: Score, page: PageText): Map<number, TimedNote[]> {
+  const byStaff = new Map<number, TimedNote[]>();
+  for (const part of score.parts) {
+    for (const measure of part.measures) {
+      if (measure.evidence?.page !== page.page) continue;
+      for (const voice of measure.voices) {
+        let onset = ZERO;
+        for (const event of voice.events) {
+          const at = onset;
+          onset = add(onset, event.duration);
+          if (!event.evidence || event.evidence.page !== page.page || (event.kind === 'note' && event.grace)) continue;
+          const { box } = event.evidence;
+          const [x0, y0] = toPreparedPoint(page.transform, box.x, box.y);
+          const [x1, y1] = toPreparedPoint(page.transform, box.x + box.width, box.y + box.height);
+          const staff = nearestStaff(page.staves, (x0 + x1) / 2, (y0 + y1) / 2);
+          if (staff < 0) continue;
+          byStaff.set(staff, [...(byStaff.get(staff) ?? []), { x0, measure, onset: at, staff: event.staff }]);
+        }
+      }
+    }
+  }
+  for (const notes of byStaff.values()) notes.sort((a, b) => a.x0 - b.x0);
+  return byStaff;
 }

@@ -1,9 +1,9 @@
 /**
  * The text stage of one page: find and classify the text (text-regions.ts),
  * then read the lines that go somewhere — the title block's credits, part
- * names and lyrics — each as its own crop through the job's OCR worker.
- * Tempo, expression and other text is classified but not read: nothing
- * uses it yet, and every line read costs time.
+ * names, lyrics, tempo and expression words and dynamics — each as its own
+ * crop through the job's OCR worker. Other text (measure numbers, page
+ * footers) is classified but not read.
  *
  * A crop holds only the line's own glyphs on white, so stems, slurs and
  * beams crossing a lyric line never reach the reader, and is enlarged to
@@ -43,7 +43,7 @@ export interface PageText {
   lines: ReadLine[];
 }
 
-const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'lyrics']);
+const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'lyrics', 'tempo', 'expression', 'dynamics']);
 
 /** Letter height crops are enlarged to, when smaller: measured on the dev set, larger crops read no better and take longer. */
 const TARGET_SIZE = 16;

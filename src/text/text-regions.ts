@@ -21,6 +21,7 @@
 import { connectedComponents } from '../image/connected-components.js';
 import type { GrayImage } from '../image/gray.js';
 import type { BinaryImage } from '../preparation/binarize.js';
+import { nearestStaff } from '../staves/staff-geometry.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
 import { CLASS_INDEX, SYMBOL_CLASSES } from '../symbols/symbol-classes.js';
@@ -36,6 +37,7 @@ export type TextKind =
   | 'abbreviation'
   | 'tempo'
   | 'expression'
+  | 'dynamics'
   | 'lyrics'
   | 'other';
 
@@ -104,11 +106,18 @@ export interface InkComponents {
 export function findTextRegions(input: TextPageInput, components: InkComponents = labelInk(input.ink)): TextRegions {
   const { staves, space } = input;
   const { labels, boxes } = components;
-  const musical = musicLabels(input, labels, boxes.length);
+  const { musical, dynamic } = musicLabels(input, labels, boxes.length);
   const glyphs: Glyph[] = [];
   const marks: Glyph[] = [];
+  const letters: Glyph[] = [];
   boxes.forEach((box, label) => {
-    if (label === 0 || musical[label]) return;
+    if (label === 0) return;
+    if (dynamic[label]) {
+      const h = box.y1 - box.y0;
+      if (h >= space * DYNAMIC_SIZE[0] && h <= space * DYNAMIC_SIZE[1] && box.x1 - box.x0 <= space * DYNAMIC_SIZE[1] * 2) letters.push({ label, ...box });
+      return;
+    }
+    if (musical[label]) return;
     const w = box.x1 - box.x0;
     const h = box.y1 - box.y0;
     if (h > space * 5 || (w > space * 8 && h > space * 0.5)) return; // slurs, hairpins, braces
@@ -116,7 +125,36 @@ export function findTextRegions(input: TextPageInput, components: InkComponents 
     else if (w * h >= 2 || w >= 2) marks.push({ label, ...box });
   });
   const lines = groupLines(glyphs, marks, space);
-  return { lines: classify(lines, input), labels, width: input.ink.width };
+  return { lines: [...classify(lines, input), ...dynamicWords(letters, input)], labels, width: input.ink.width };
+}
+
+/** Height of a dynamics letter, in spaces: [least, most] (a p's or f's descender and ascender included). */
+const DYNAMIC_SIZE: readonly [number, number] = [0.6, 4];
+/** Letters of one dynamic stand closer than this share of their height (they often touch: "mf"). */
+const DYNAMIC_LETTER_GAP = 0.6;
+
+/** Dynamics letters joined into marks ("sfz", "mp"), each belonging to the staff it stands nearest. */
+function dynamicWords(letters: Glyph[], input: TextPageInput): TextLine[] {
+  const words: Line[] = [];
+  for (const g of [...letters].sort((a, b) => a.x0 - b.x0)) {
+    const h = g.y1 - g.y0;
+    const word = words.find((w) => {
+      const overlap = Math.min(w.y1, g.y1) - Math.max(w.y0, g.y0);
+      return g.x0 - w.x1 <= Math.max(h, median(w.heights)) * DYNAMIC_LETTER_GAP && g.x0 >= w.x0 && overlap >= Math.min(h, w.y1 - w.y0) * 0.4;
+    });
+    if (word) {
+      word.glyphs.push(g);
+      word.heights.push(h);
+      word.x1 = Math.max(word.x1, g.x1);
+      word.y0 = Math.min(word.y0, g.y0);
+      word.y1 = Math.max(word.y1, g.y1);
+    } else words.push({ x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1, glyphs: [g], heights: [h] });
+  }
+  return words.flatMap((w): TextLine[] => {
+    const staff = nearestStaff(input.staves, (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2);
+    if (staff < 0) return [];
+    return [{ kind: 'dynamics', x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size: median(w.heights), glyphs: w.glyphs.map((g) => g.label), spans: inkSpans(w.glyphs), staff }];
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -133,9 +171,10 @@ export function labelInk(ink: BinaryImage): InkComponents {
  * clefs, barlines all do), and those the class map paints mostly as music
  * or as dynamics rather than text.
  */
-function musicLabels(input: TextPageInput, labels: Int32Array, count: number): Uint8Array {
+function musicLabels(input: TextPageInput, labels: Int32Array, count: number): { musical: Uint8Array; dynamic: Uint8Array } {
   const { ink, staves, map } = input;
   const musical = new Uint8Array(count);
+  const dynamic = new Uint8Array(count);
   const { width, height } = ink;
   for (const staff of staves) {
     for (let l = 0; l < 5; l++) {
@@ -149,7 +188,7 @@ function musicLabels(input: TextPageInput, labels: Int32Array, count: number): U
       }
     }
   }
-  if (!map) return musical;
+  if (!map) return { musical, dynamic };
   const text = new Int32Array(count);
   const music = new Int32Array(count);
   const dynamics = new Int32Array(count);
@@ -167,9 +206,11 @@ function musicLabels(input: TextPageInput, labels: Int32Array, count: number): U
     }
   }
   for (let label = 1; label < count; label++) {
+    // A dynamics letter clear of the staff lines is read as one (a word of its own kind, see DYNAMIC_SIZE).
+    if (!musical[label] && dynamics[label]! > text[label]! && dynamics[label]! > music[label]!) dynamic[label] = 1;
     if (music[label]! > text[label]! || dynamics[label]! > text[label]!) musical[label] = 1;
   }
-  return musical;
+  return { musical, dynamic };
 }
 
 // ---------------------------------------------------------------------------
