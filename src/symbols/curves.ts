@@ -41,7 +41,7 @@ export interface Curve {
 /** Least width of a curve, in spaces: a tie between two close heads is about this wide. */
 const MIN_CURVE_WIDTH = 0.8;
 /** The ends of two pieces of one arc meet within this many spaces across … */
-const JOIN_GAP = 1.2;
+const JOIN_GAP = 0.7;
 /** … and this many spaces up or down. */
 const JOIN_RISE = 0.8;
 /** An arc taller than this many spaces is something else (a brace, a bracket's end). */
