@@ -5,14 +5,15 @@
  * One track per part, at sounding pitch, with tempos and time signatures in
  * the conductor track. Key signatures are left out: @tonejs/midi 2.0.28
  * writes their sharps/flats count off by 14 (Tonejs/Midi#173), and playback
- * does not need them. Repeats and voltas are not unfolded: the file plays
- * the measures once, in written order, because an unfolding that guesses
- * wrong about a misrecognised repeat sign is worse to listen to than none.
+ * does not need them. Repeats and voltas are played as written out
+ * (score/playback.ts): recognition marks a repeat only where its dots are
+ * seen, so a plain double barline never sends playback back.
  */
 import * as tonejsMidi from '@tonejs/midi';
 import { add, compare, toNumber, ZERO, type Fraction } from '../score/fraction.js';
 import type { Direction, Part, Score } from '../score/model.js';
 import { soundingMidiNumber } from '../score/pitch.js';
+import { unfoldRepeats } from '../score/playback.js';
 import { measureStarts, notatedDuration, placedNotes } from '../score/timeline.js';
 
 /**
@@ -83,7 +84,8 @@ interface SoundingNote {
  * because the part does not play them. Tied notes sound as one note.
  * Velocities follow the latest dynamics mark of the part.
  */
-export function writeMidi(score: Score): Uint8Array {
+export function writeMidi(written: Score): Uint8Array {
+  const score = unfoldRepeats(written);
   const midi = new Midi();
   midi.header.name = score.credits.title ?? '';
   midi.header.tempos.push(...tempoMap(score));
@@ -111,9 +113,9 @@ export function writeMidi(score: Score): Uint8Array {
   return midi.toArray();
 }
 
-/** Number of notes {@link writeMidi} writes for the score: after merging ties, without grace and cue notes. */
+/** Number of notes {@link writeMidi} writes for the score: repeats played, ties merged, without grace and cue notes. */
 export function midiNoteCount(score: Score): number {
-  return partNotes(score).reduce((sum, notes) => sum + notes.length, 0);
+  return partNotes(unfoldRepeats(score)).reduce((sum, notes) => sum + notes.length, 0);
 }
 
 /** The MIDI notes of each part, in the order of `score.parts`. */
