@@ -53,8 +53,9 @@ const ARTICULATION_SIZE: readonly { kind: ArticulationKind; width: [number, numb
 
 /** A hairpin is at least this many spaces long … */
 const HAIRPIN_MIN_LENGTH = 2.5;
-/** … no more than this many spaces tall at its open end (plus its slope over its length) … */
+/** … no more than this many spaces tall at its open end … */
 const HAIRPIN_MAX_OPENING = 2.2;
+/** … rising or falling by at most this much per unit of length (its box grows by that) … */
 const HAIRPIN_MAX_SLOPE = 0.15;
 /** … at least this many spaces open at its open end … */
 const HAIRPIN_MIN_OPENING = 0.6;

@@ -16,7 +16,7 @@
  */
 import { matchInstrumentName } from '../score/instruments.js';
 import { add, ZERO, type Fraction } from '../score/fraction.js';
-import type { Box, Credits, Measure, NoteEvent, Part, Score } from '../score/model.js';
+import type { Box, Credits, Measure, NoteEvent, Part, Score, VoiceEvent } from '../score/model.js';
 import { toPreparedPoint, toSourcePoint, type PageTransform } from '../preparation/prepare-page.js';
 import { staffLineY } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
@@ -138,21 +138,10 @@ function applyLyrics(score: Score, page: PageText): void {
  */
 function notesByStaff(score: Score, page: PageText): Map<number, PlacedNote[]> {
   const byStaff = new Map<number, PlacedNote[]>();
-  for (const part of score.parts) {
-    for (const measure of part.measures) {
-      if (measure.evidence?.page !== page.page) continue;
-      for (const voice of measure.voices) {
-        for (const event of voice.events) {
-          if (event.kind !== 'note' || event.grace || event.evidence?.page !== page.page) continue;
-          const { box } = event.notes[0]?.evidence ?? event.evidence;
-          const [x0, y0] = toPreparedPoint(page.transform, box.x, box.y);
-          const [x1, y1] = toPreparedPoint(page.transform, box.x + box.width, box.y + box.height);
-          const staff = nearestStaff(page.staves, (x0 + x1) / 2, (y0 + y1) / 2);
-          if (staff < 0) continue;
-          byStaff.set(staff, [...(byStaff.get(staff) ?? []), { x0, x1, event }]);
-        }
-      }
-    }
+  for (const placed of pageEvents(score, page)) {
+    const { event } = placed;
+    if (event.kind !== 'note' || event.grace) continue;
+    byStaff.set(placed.pageStaff, [...(byStaff.get(placed.pageStaff) ?? []), { x0: placed.x0, x1: placed.x1, event }]);
   }
   for (const [staff, notes] of byStaff) {
     notes.sort((a, b) => a.x0 - b.x0);
@@ -160,6 +149,39 @@ function notesByStaff(score: Score, page: PageText): Map<number, PlacedNote[]> {
     byStaff.set(staff, notes.filter((note, i) => i === 0 || Math.abs(note.x0 - notes[i - 1]!.x0) > space * 0.5));
   }
   return byStaff;
+}
+
+interface PageEvent {
+  event: VoiceEvent;
+  measure: Measure;
+  /** Its onset in its measure. */
+  onset: Fraction;
+  /** The page's staff it stands on, and its extent across (its first head's, for a note), in prepared pixels. */
+  pageStaff: number;
+  x0: number;
+  x1: number;
+}
+
+/** Every event recognition placed on this page, with its measure, onset and staff. */
+function* pageEvents(score: Score, page: PageText): Generator<PageEvent> {
+  for (const part of score.parts) {
+    for (const measure of part.measures) {
+      if (measure.evidence?.page !== page.page) continue;
+      for (const voice of measure.voices) {
+        let onset = ZERO;
+        for (const event of voice.events) {
+          const at = onset;
+          onset = add(onset, event.duration);
+          if (event.evidence?.page !== page.page) continue;
+          const { box } = (event.kind === 'note' ? event.notes[0]?.evidence : undefined) ?? event.evidence;
+          const [x0, y0] = toPreparedPoint(page.transform, box.x, box.y);
+          const [x1, y1] = toPreparedPoint(page.transform, box.x + box.width, box.y + box.height);
+          const pageStaff = nearestStaff(page.staves, (x0 + x1) / 2, (y0 + y1) / 2);
+          if (pageStaff >= 0) yield { event, measure, onset: at, pageStaff, x0, x1 };
+        }
+      }
+    }
+  }
 }
 
 function sourceBox(transform: PageTransform, x0: number, y0: number, x1: number, y1: number): Box {
@@ -245,24 +267,9 @@ function applyDirections(score: Score, page: PageText): void {
 /** Every event of the page with its onset in its measure, by the staff of the page it stands on, left to right. */
 function timedNotes(score: Score, page: PageText): Map<number, TimedNote[]> {
   const byStaff = new Map<number, TimedNote[]>();
-  for (const part of score.parts) {
-    for (const measure of part.measures) {
-      if (measure.evidence?.page !== page.page) continue;
-      for (const voice of measure.voices) {
-        let onset = ZERO;
-        for (const event of voice.events) {
-          const at = onset;
-          onset = add(onset, event.duration);
-          if (!event.evidence || event.evidence.page !== page.page || (event.kind === 'note' && event.grace)) continue;
-          const { box } = event.evidence;
-          const [x0, y0] = toPreparedPoint(page.transform, box.x, box.y);
-          const [x1, y1] = toPreparedPoint(page.transform, box.x + box.width, box.y + box.height);
-          const staff = nearestStaff(page.staves, (x0 + x1) / 2, (y0 + y1) / 2);
-          if (staff < 0) continue;
-          byStaff.set(staff, [...(byStaff.get(staff) ?? []), { x0, measure, onset: at, staff: event.staff }]);
-        }
-      }
-    }
+  for (const { event, measure, onset, pageStaff, x0 } of pageEvents(score, page)) {
+    if (event.kind === 'note' && event.grace) continue;
+    byStaff.set(pageStaff, [...(byStaff.get(pageStaff) ?? []), { x0, measure, onset, staff: event.staff }]);
   }
   for (const notes of byStaff.values()) notes.sort((a, b) => a.x0 - b.x0);
   return byStaff;

@@ -142,13 +142,8 @@ function dynamicWords(letters: Glyph[], input: TextPageInput): TextLine[] {
       const overlap = Math.min(w.y1, g.y1) - Math.max(w.y0, g.y0);
       return g.x0 - w.x1 <= Math.max(h, median(w.heights)) * DYNAMIC_LETTER_GAP && g.x0 >= w.x0 && overlap >= Math.min(h, w.y1 - w.y0) * 0.4;
     });
-    if (word) {
-      word.glyphs.push(g);
-      word.heights.push(h);
-      word.x1 = Math.max(word.x1, g.x1);
-      word.y0 = Math.min(word.y0, g.y0);
-      word.y1 = Math.max(word.y1, g.y1);
-    } else words.push({ x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1, glyphs: [g], heights: [h] });
+    if (word) addGlyph(word, g);
+    else words.push(lineOf(g));
   }
   return words.flatMap((w): TextLine[] => {
     const staff = nearestStaff(input.staves, (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2);
@@ -238,16 +233,8 @@ function groupLines(glyphs: Glyph[], marks: Glyph[], space: number): Line[] {
         best = line;
       }
     }
-    if (best) {
-      best.glyphs.push(g);
-      best.heights.push(h);
-      best.x0 = Math.min(best.x0, g.x0);
-      best.x1 = Math.max(best.x1, g.x1);
-      best.y0 = Math.min(best.y0, g.y0);
-      best.y1 = Math.max(best.y1, g.y1);
-    } else {
-      lines.push({ x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1, glyphs: [g], heights: [h] });
-    }
+    if (best) addGlyph(best, g);
+    else lines.push(lineOf(g));
   }
   // Dots, accents, hyphens and extenders join the line they sit in or just over.
   for (const m of marks) {
@@ -270,6 +257,20 @@ function groupLines(glyphs: Glyph[], marks: Glyph[], space: number): Line[] {
     }
   }
   return lines;
+}
+
+function lineOf(g: Glyph): Line {
+  return { x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1, glyphs: [g], heights: [g.y1 - g.y0] };
+}
+
+/** A letter joins a line: its box grows to hold it. */
+function addGlyph(line: Line, g: Glyph): void {
+  line.glyphs.push(g);
+  line.heights.push(g.y1 - g.y0);
+  line.x0 = Math.min(line.x0, g.x0);
+  line.x1 = Math.max(line.x1, g.x1);
+  line.y0 = Math.min(line.y0, g.y0);
+  line.y1 = Math.max(line.y1, g.y1);
 }
 
 function inkSpans(glyphs: readonly Glyph[]): [number, number][] {
