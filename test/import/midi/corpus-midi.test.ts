@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeMidi } from '../../../src/exports/midi.js';
+import { unfoldRepeats } from '../../../src/score/playback.js';
 import { writeMusicXml } from '../../../src/exports/musicxml.js';
 import { readMidi } from '../../../src/import/midi/read-midi.js';
 import { readMusicXml } from '../../../src/import/musicxml/read-score.js';
@@ -138,7 +139,8 @@ describe('MIDI round trip over the corpus', () => {
 
   it('keeps the note attacks of the original score', () => {
     for (const c of cases.filter((c) => c.straightforward)) {
-      expect([...attacks(c.read)].sort(), basename(c.file)).toEqual([...attacks(c.original)].sort());
+      // The MIDI plays repeats and voltas written out.
+      expect([...attacks(c.read)].sort(), basename(c.file)).toEqual([...attacks(unfoldRepeats(c.original))].sort());
     }
   });
 
