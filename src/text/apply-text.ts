@@ -33,8 +33,9 @@ export function applyText(score: Score, pages: readonly PageText[]): void {
   if (first) applyCredits(score.credits, first.lines);
   for (const page of pages) {
     applyPartNames(score.parts, page);
-    applyLyrics(score, page);
-    applyDirections(score, page);
+    const events = [...pageEvents(score, page)];
+    applyLyrics(events, page);
+    applyDirections(events, page);
   }
 }
 
@@ -107,10 +108,10 @@ interface PlacedNote extends NoteSlot {
   event: NoteEvent;
 }
 
-function applyLyrics(score: Score, page: PageText): void {
+function applyLyrics(events: readonly PageEvent[], page: PageText): void {
   const lines = page.lines.filter((line) => line.kind === 'lyrics' && line.staff !== undefined);
   if (!lines.length) return;
-  const byStaff = notesByStaff(score, page);
+  const byStaff = notesByStaff(events, page);
   for (const line of lines) {
     const notes = byStaff.get(line.staff!) ?? [];
     if (!notes.length) continue;
@@ -136,9 +137,9 @@ function applyLyrics(score: Score, page: PageText): void {
  * The notes on each staff of the page, left to right, one per notehead
  * column: where two voices strike together the lyric goes to the first.
  */
-function notesByStaff(score: Score, page: PageText): Map<number, PlacedNote[]> {
+function notesByStaff(events: readonly PageEvent[], page: PageText): Map<number, PlacedNote[]> {
   const byStaff = new Map<number, PlacedNote[]>();
-  for (const placed of pageEvents(score, page)) {
+  for (const placed of events) {
     const { event } = placed;
     if (event.kind !== 'note' || event.grace) continue;
     byStaff.set(placed.pageStaff, [...(byStaff.get(placed.pageStaff) ?? []), { x0: placed.x0, x1: placed.x1, event }]);
@@ -225,18 +226,11 @@ export function readDynamic(text: string): string | undefined {
   return DYNAMICS.has(read) ? read : undefined;
 }
 
-interface TimedNote {
-  x0: number;
-  measure: Measure;
-  onset: Fraction;
-  staff: number;
-}
-
 /** Words and dynamics under or over a staff, as directions at the note whose place they start at. */
-function applyDirections(score: Score, page: PageText): void {
+function applyDirections(events: readonly PageEvent[], page: PageText): void {
   const lines = page.lines.filter((line) => (line.kind === 'tempo' || line.kind === 'expression' || line.kind === 'dynamics') && line.staff !== undefined);
   if (!lines.length) return;
-  const byStaff = timedNotes(score, page);
+  const byStaff = timedNotes(events);
   for (const line of lines) {
     const staff = page.staves[line.staff!]!;
     const cx = (line.x0 + line.x1) / 2;
@@ -253,7 +247,7 @@ function applyDirections(score: Score, page: PageText): void {
     const middle = staffLineY(staff, 2, (line.x0 + line.x1) / 2);
     note.measure.directions.push({
       offset: note.onset,
-      staff: note.staff,
+      staff: note.event.staff,
       placement: (line.y0 + line.y1) / 2 > middle ? 'below' : 'above',
       ...(dynamics ? { dynamics } : {}),
       ...(words ? { words } : {}),
@@ -265,11 +259,11 @@ function applyDirections(score: Score, page: PageText): void {
 }
 
 /** Every event of the page with its onset in its measure, by the staff of the page it stands on, left to right. */
-function timedNotes(score: Score, page: PageText): Map<number, TimedNote[]> {
-  const byStaff = new Map<number, TimedNote[]>();
-  for (const { event, measure, onset, pageStaff, x0 } of pageEvents(score, page)) {
-    if (event.kind === 'note' && event.grace) continue;
-    byStaff.set(pageStaff, [...(byStaff.get(pageStaff) ?? []), { x0, measure, onset, staff: event.staff }]);
+function timedNotes(events: readonly PageEvent[]): Map<number, PageEvent[]> {
+  const byStaff = new Map<number, PageEvent[]>();
+  for (const placed of events) {
+    if (placed.event.kind === 'note' && placed.event.grace) continue;
+    byStaff.set(placed.pageStaff, [...(byStaff.get(placed.pageStaff) ?? []), placed]);
   }
   for (const notes of byStaff.values()) notes.sort((a, b) => a.x0 - b.x0);
   return byStaff;
