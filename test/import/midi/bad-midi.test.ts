@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../../src/errors.js';
 import { MAX_MIDI_NOTES, MAX_MIDI_TRACKS, MAX_TRACK_NOTES } from '../../../src/import/midi/limits.js';
 import { readMidi } from '../../../src/import/midi/read-midi.js';
-import { measureProblem } from './score-checks.js';
+import { measureProblem, soundingNotes } from './score-checks.js';
 import { meta, smfBytes, song, timeSignature, trackBody, u32, vlq, type TimedEvent } from './smf-build.js';
 
 /** Reads the bytes, expecting an OmrError with `code` whose message matches `message`. */
@@ -136,13 +136,13 @@ describe('readMidi bounds its work on hostile files', () => {
     expectFailure(smfBytes([far], { division: 1 }), 'FILE_TOO_LARGE', /more than 50,000 measures/);
   });
 
-  it('reads what it accepts quickly: 30,000 notes in one track', () => {
+  it('reads all it accepts: 30,000 notes in one track, every one of them in whole measures', () => {
+    // No clock here: a shared test machine's timing says little. Unpaired events, the quadratic case, are refused above.
     const events: TimedEvent[] = [];
     for (let i = 0; i < MAX_TRACK_NOTES; i++) events.push([i * 120, [0x90, 48 + (i % 36), 80]], [i * 120 + 110, [0x80, 48 + (i % 36), 0]]);
-    const started = performance.now();
     const score = readMidi(smfBytes([trackBody(events)]));
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(measureProblem(score)).toBeUndefined();
+    expect(soundingNotes(score)).toHaveLength(MAX_TRACK_NOTES);
   });
 
   it('ignores what it cannot use: unusable time signatures, unknown keys, endless tempos', () => {
