@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     // Each page is timed from the moment the previous one finished: its decoding counts.
     for await (const { raster } of decodePages(files, { dpi: RECOGNITION_PDF_DPI })) {
       try {
-        const score = buildScore(await recognizePage(raster, page, undefined, text));
+        const score = buildScore((await recognizePage(raster, page, undefined, text)).systems);
         await text?.pending;
         if (text) applyText(score, text.pages.splice(0));
       } catch (err) {

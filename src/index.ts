@@ -16,7 +16,7 @@ export { writeMxl, MXL_CONTENT_TYPE } from './exports/mxl.js';
 export { writeMidi, midiNoteCount } from './exports/midi.js';
 export { writeThumbnail } from './exports/thumbnail.js';
 export type { Raster } from './image/raster.js';
-export { RECOGNITION_MODEL_VERSION, recognizeScore, type RecognizeOptions, type RecognizeProgress } from './recognize/recognize-score.js';
+export { RECOGNITION_MODEL_VERSION, recognizeScore, type PageReport, type PageTurn, type RecognizeOptions, type RecognizeProgress } from './recognize/recognize-score.js';
 export type { InputFile } from './input/decode-pages.js';
 export { env, type ScoreSightEnv } from './env.js';
 export { OmrError, type OmrErrorCode, type OmrErrorData } from './errors.js';

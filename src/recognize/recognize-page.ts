@@ -4,8 +4,9 @@
  * The result joins the other pages' in build-score.
  */
 import type { Raster } from '../image/raster.js';
-import { CANONICAL_STAFF_SPACE, preparePage } from '../preparation/prepare-page.js';
-import { findStaves } from '../staves/find-staves.js';
+import { CANONICAL_STAFF_SPACE } from '../preparation/prepare-page.js';
+import { uprightPage, type PageTurn } from '../staves/upright.js';
+import { OmrError } from '../errors.js';
 import { groupSystems } from '../staves/systems.js';
 import { readSymbols } from '../symbols/read-symbols.js';
 import { segmentSymbols } from '../symbols/segment.js';
@@ -25,15 +26,22 @@ export interface PageTextSink {
   pending?: Promise<void>;
 }
 
-export async function recognizePage(raster: Raster, page: number, onStage?: (stage: PageStage) => void, text?: PageTextSink): Promise<SystemReading[]> {
+/** One page read: its systems, and how far it was turned to stand upright. */
+export interface PageReading {
+  systems: SystemReading[];
+  /** Clockwise turn applied to the decoded page, in degrees. */
+  turned: PageTurn;
+}
+
+export async function recognizePage(raster: Raster, page: number, onStage?: (stage: PageStage) => void, text?: PageTextSink): Promise<PageReading> {
   // Each stage ends with a turn of the event loop, so other threads' messages (the OCR worker's) get through.
   const finished = (stage: PageStage) => {
     onStage?.(stage);
     return nextTurn();
   };
-  const prepared = preparePage(raster);
+  // A page turned a quarter or upside down is turned upright as it is prepared (staves/upright.ts).
+  const { prepared, staves, turned } = uprightPage(raster);
   await finished('prepared');
-  const staves = findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE);
   const systems = groupSystems(staves, prepared.ink);
   await finished('staves');
   // Text (title block, part names, lyrics: src/text/) is read in the OCR worker's thread while this one
@@ -43,6 +51,10 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   const early = text?.ocr.then((ocr) => ocr && readEarlyText(found, ocr)).catch(() => undefined);
   const map = await segmentSymbols(prepared.gray, staves);
   const symbols = readSymbols(map, staves, CANONICAL_STAFF_SPACE);
+  // Lines that look like staves with neither a clef nor a note on them are not music (ruled paper, a table, a form).
+  if (!symbols.heads.length && !symbols.clefs.length) {
+    throw new OmrError('NO_MUSIC_DETECTED', 'This page has lines like staves but no clefs or notes on them, so it was not read as music.');
+  }
   await finished('symbols');
   if (text) {
     // One page's reading at a time, so at most two pages wait in memory.
@@ -54,5 +66,5 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   const image = { gray: prepared.gray, ink: prepared.ink, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
   const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);
   await finished('assembled');
-  return readings;
+  return { systems: readings, turned };
 }

@@ -6,7 +6,10 @@
  * (a title page) is skipped; a job without any music fails with
  * NO_MUSIC_DETECTED.
  */
-import { OmrError } from '../errors.js';
+import { OmrError, type OmrErrorCode } from '../errors.js';
+import type { PageTurn } from '../staves/upright.js';
+
+export type { PageTurn };
 import { buildScore } from '../assembly/build-score.js';
 import type { SystemReading } from '../assembly/read-page.js';
 import type { Raster } from '../image/raster.js';
@@ -35,8 +38,20 @@ export interface RecognizeProgress {
   stage: PageStage;
 }
 
+/** What became of one page of a job. */
+export interface PageReport {
+  /** 0-based index of the page, over all files. */
+  page: number;
+  /** Clockwise turn, in degrees, that stood the page upright (0 for a page that came upright). */
+  turned: PageTurn;
+  /** Why the page was left out of the score (a title page, a page of text); absent when it was read. */
+  skipped?: { code: OmrErrorCode; message: string };
+}
+
 export interface RecognizeOptions {
   onProgress?: (progress: RecognizeProgress) => void;
+  /** Called once a page is read or skipped, in page order. */
+  onPage?: (report: PageReport) => void;
   /** Receives the first page's raster (for a thumbnail) before it is recognised. */
   onFirstPage?: (raster: Raster) => void;
   /** Resolution PDF pages are rendered at (default {@link RECOGNITION_PDF_DPI}). */
@@ -68,11 +83,14 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
       const page = index++;
       await options.beforePage?.(page);
       try {
-        readings.push(...(await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text)));
+        const { systems, turned } = await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text);
+        readings.push(...systems);
+        options.onPage?.({ page, turned });
       } catch (err) {
-        // A title page or a page of text among the music is skipped; a job with no music at all fails.
-        if (err instanceof OmrError && err.code === 'NO_MUSIC_DETECTED') empty ??= err;
-        else throw err;
+        // A title page or a page of text among the music is skipped, and said so; a job with no music at all fails.
+        if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;
+        empty ??= err;
+        options.onPage?.({ page, turned: 0, skipped: { code: 'NO_MUSIC_DETECTED', message: err.message } });
       }
     }
   } finally {
