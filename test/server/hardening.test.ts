@@ -24,7 +24,9 @@ import {
 } from '../../src/server/server.js';
 import { UPLOAD_RETRY_AFTER_SECONDS } from '../../src/server/upload-budget.js';
 import type { TokenEntry } from '../../src/server/tokens.js';
+import { MAX_PDF_PAGES } from '../../src/input/limits.js';
 import { createFakePool, pngPage, type FakePoolOptions } from '../support/fake-pool.js';
+import { buildPdf } from '../support/pdf-build.js';
 
 const TOKENS: TokenEntry[] = [{ token: 'alice-token', account: 'alice', scopes: ['omr', 'scores', 'tasks.readonly'] }];
 const ALICE = { authorization: 'Bearer alice-token' };
@@ -253,6 +255,22 @@ describe('downloads racing an erase', () => {
     const later = Array.from({ length: 10 }, (_, i) => download(url, jobId, DOWNLOADS[i % DOWNLOADS.length]!));
     expect(await swept).toBe(1);
     expectFileOrExpired(await Promise.all([...downloads, ...later]));
+  });
+});
+
+describe('documents over the page limit', () => {
+  it('a PDF with more pages than are read is refused with 413 FILE_TOO_LARGE before a job is made or a credit charged', async () => {
+    const { url } = await start({ clientOptions: { credits: 10 } });
+    const huge = Buffer.from(buildPdf(Array.from({ length: MAX_PDF_PAGES + 1 }, () => ({ width: 100, height: 100 })))).toString('base64');
+    const oneShot = await refusal(post(`${url}/omr/jobs`, { output: 'musicxml', autoStart: true, files: [{ file: PNG_BASE64, filename: 'a.png' }, { file: huge, filename: 'book.pdf' }] }));
+    expect(oneShot).toMatchObject({ status: 413, code: 'FILE_TOO_LARGE', message: expect.stringContaining('book.pdf') });
+    const draft = (await (await post(`${url}/omr/jobs`, { output: 'musicxml' })).json()) as { id: string };
+    expect(await refusal(post(`${url}/omr/jobs/${draft.id}/files`, { file: huge, filename: 'book.pdf' }))).toMatchObject({ status: 413, code: 'FILE_TOO_LARGE' });
+    const client = createRemoteClient({ baseUrl: url, token: 'alice-token' });
+    expect((await client.listJobs()).jobs.map((job) => [job.id, job.status])).toEqual([[draft.id, 'draft']]);
+    expect((await client.getCapabilities()).remainingCredits).toBe(10);
+    // A file for a job that does not exist is answered for that, as before.
+    expect(await refusal(post(`${url}/omr/jobs/job_none/files`, { file: huge, filename: 'book.pdf' }))).toMatchObject({ status: 404, code: 'OMR_JOB_NOT_FOUND' });
   });
 });
 
