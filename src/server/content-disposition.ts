@@ -30,9 +30,17 @@ const RESERVED = /[<>:"/\\|?*]/g;
 /** `attachment` with an ASCII fallback name and the exact (sanitised) name in RFC 8187 form. */
 export function contentDisposition(filename: string): string {
   const name = safeDownloadName(filename);
-  const ascii = safeDownloadName(name.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/[%;,']/g, '_'));
+  // Stem and extension apart, so that a name with no ASCII stem ('日本.png') still keeps its extension.
+  const dot = name.lastIndexOf('.');
+  const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  const ascii = safeDownloadName(`${asciiOnly(stem).trim() || FALLBACK_NAME}${asciiOnly(extension)}`);
   const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
+/** Printable ASCII, accents dropped from their letters; `%` (which some clients decode) and separators of the header replaced. */
+function asciiOnly(text: string): string {
+  return text.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/[%;,']/g, '_');
 }
 
 /** A name safe to save as it is: one path segment, printable, at most {@link MAX_DOWNLOAD_NAME_BYTES} bytes. */

@@ -291,6 +291,8 @@ describe('download names', () => {
     }
     expect(parts(contentDisposition('St\u00e4ndchen.mxl'))).toMatchObject({ ascii: 'Standchen.mxl', exact: 'St\u00e4ndchen.mxl' });
     expect(parts(contentDisposition('..')).exact).toBe('download');
+    expect(parts(contentDisposition('日本.png'))).toMatchObject({ ascii: 'download.png', exact: '日本.png' });
+    expect(parts(contentDisposition('.htaccess')).exact).toBe('htaccess');
   });
 
   it('names are cut to 255 UTF-8 bytes in both forms, keeping the extension and whole characters', () => {
