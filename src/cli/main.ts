@@ -3,7 +3,7 @@
  *
  *   scoresight recognize <page.pdf|.png|.jpg>... --out <dir> [--formats musicxml,mxl,midi,thumbnail.png] [--locale <bcp47>]
  *   scoresight convert <score.musicxml|.mxl> --out <dir> [--formats musicxml,mxl,midi]
- *   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>]
+ *   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>] [--public-url <url>]
  *
  * Exit codes: 0 success, 1 a failure with its error code printed, 2 a usage error.
  */
@@ -36,7 +36,7 @@ Usage:
   scoresight convert <score.musicxml|score.mxl> --out <dir> [--formats musicxml,mxl,midi]
       Reads a MusicXML or compressed MusicXML score and writes it in the given
       formats as <dir>/<name>.<ext> (musicxml by default).
-  scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>]
+  scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>] [--public-url <url>]
       Runs the Music Recognition Service's /v2 interface over HTTP at
       http://<host>:<port>/v2 (--host 0.0.0.0 to take connections from other
       machines). --tokens names a JSON file of accepted bearer tokens:
@@ -48,6 +48,10 @@ Usage:
       token needs "omr"; an optional "rateLimit" sets the account's requests
       per hour (default 7200). --store keeps each account's jobs in
       <dir>/<account> so they survive a restart (memory otherwise).
+      --public-url is the base URL clients reach the server at, /v2
+      included (e.g. https://omr.example.org/v2 behind a proxy): download
+      links and list pages are built on it. Without it, links use the
+      listening address (or the Host header when it names that address).
       Ctrl-C (SIGINT) or SIGTERM stops it gracefully: requests in flight
       finish, running jobs resume on the next start.
   scoresight --version
@@ -101,6 +105,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
         host: { type: 'string' },
         tokens: { type: 'string' },
         store: { type: 'string' },
+        'public-url': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -175,7 +180,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
   }
 }
 
-async function serve(values: { port?: string; host?: string; tokens?: string; store?: string }, io: CliIO): Promise<number> {
+async function serve(values: { port?: string; host?: string; tokens?: string; store?: string; 'public-url'?: string }, io: CliIO): Promise<number> {
   const port = Number(values.port ?? 8080);
   if (!/^\d+$/.test(values.port ?? '8080') || port > 65535) {
     io.stderr(`--port takes a port number from 0 to 65535, not "${values.port}".\n`);
@@ -185,7 +190,7 @@ async function serve(values: { port?: string; host?: string; tokens?: string; st
   let server;
   try {
     const tokens = await loadTokens(tokensFile);
-    server = createOmrServer({ tokens, ...(values.store ? { storeDirectory: values.store } : {}) });
+    server = createOmrServer({ tokens, ...(values.store ? { storeDirectory: values.store } : {}), ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}) });
     const url = await server.listen(port, values.host ?? '127.0.0.1');
     const accounts = new Set(tokens.map((t) => t.account)).size;
     io.stdout(`ScoreSight OMR service listening on ${url} (${accounts} account(s), jobs kept ${values.store ? `in ${values.store}` : 'in memory'})\n`);

@@ -6,6 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OmrError } from '../errors.js';
+import { contentDisposition } from './content-disposition.js';
+import type { UploadReservation } from './upload-budget.js';
 
 export type Reply =
   | { status: number; json: unknown; headers?: Record<string, string> }
@@ -18,6 +20,8 @@ const EXPOSED_HEADERS = [
   'X-RateLimit-Reset',
   'Link',
   'Content-Disposition',
+  'Retry-After',
+  'WWW-Authenticate',
   'x-service-score-revision',
   'x-service-score-revision-date',
 ].join(', ');
@@ -44,17 +48,28 @@ export function answerPreflight(res: ServerResponse): void {
 /**
  * The JSON body, or `undefined` when there is none. Over `maxBytes` it
  * fails with 413 `FILE_TOO_LARGE` as soon as the declared length or the
- * bytes received so far tell, keeping nothing of the rest.
+ * bytes received so far tell, keeping nothing of the rest. The bytes held
+ * are reserved in `reservation`, which fails with 503 when the server holds
+ * as many upload bytes as it may.
  */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, maxBytes: number, reservation?: UploadReservation): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) throw tooLarge(maxBytes);
+  // The whole declared length is reserved before the first byte, so a slow sender holds its room from the start.
+  if (declared > 0) reservation?.grow(declared);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      reservation?.grow(size);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof OmrError) throw err;
+    // The stream fails only when the client goes away mid-body: its matter, not a server fault to log.
+    throw new OmrError('ABORTED', `The client closed the connection before its whole request body arrived (${(err as Error).message}).`);
   }
   if (size === 0) return undefined;
   try {
@@ -65,10 +80,10 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
 }
 
 function tooLarge(maxBytes: number): OmrError {
-  const mib = (maxBytes / 1024 / 1024).toFixed(1);
+  const size = maxBytes < 1024 * 1024 ? `${Math.round(maxBytes / 1024)} KiB` : `${(maxBytes / 1024 / 1024).toFixed(1)} MiB`;
   return new OmrError(
     'FILE_TOO_LARGE',
-    `The request body is over ${mib} MiB, the most this server reads (one Base64 file of maxFileSize plus the JSON around it). Send one file per request with POST /omr/jobs/{job}/files.`,
+    `The request body is over ${size}, the most this endpoint reads (where a file is sent: one Base64 file of maxFileSize plus the JSON around it). Send one file per request with POST /omr/jobs/{job}/files.`,
   );
 }
 
@@ -100,11 +115,4 @@ export function sendError(res: ServerResponse, error: OmrError): void {
     return;
   }
   sendReply(res, { status: error.status, json: { message: error.message, code: error.code } });
-}
-
-/** `attachment` with an ASCII fallback name and the exact name in RFC 8187 form. */
-export function contentDisposition(filename: string): string {
-  const ascii = filename.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '_').trim() || 'download';
-  const exact = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }

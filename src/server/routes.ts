@@ -8,7 +8,10 @@ import { OmrError } from '../errors.js';
 import type { LocalClient } from '../jobs/local-client.js';
 import type { Capabilities, ImportScoreBody, ListJobsQuery } from '../jobs/types.js';
 import { exportFile, type DownloadSigner } from './downloads.js';
+import type { EraseGate } from './erase-gate.js';
 import type { Reply } from './http-io.js';
+import { refuseOversizedDocuments } from './page-count-check.js';
+import type { BodyKind } from './request-limits.js';
 import { requireScope, type TokenEntry } from './tokens.js';
 
 export interface RouteContext {
@@ -17,13 +20,16 @@ export interface RouteContext {
   /** The caller's token entry and account client; absent on anonymous calls. */
   entry?: TokenEntry;
   client?: LocalClient;
-  body(): Promise<unknown>;
+  /** The JSON body, read under the size limit of its `kind` and checked against the field limits of `request-limits.ts`. */
+  body(kind: BodyKind): Promise<unknown>;
   /** Aborted when the caller disconnects or the server shuts down. */
   signal: AbortSignal;
   /** The base URL clients reach this server at, `/v2` included. */
   baseUrl: string;
   server: {
     signer: DownloadSigner;
+    /** Downloads of a job's files and results run wholly before or wholly after its erasure. */
+    gate: EraseGate;
     clientOf(account: string): LocalClient | undefined;
     anonymousCapabilities(): Promise<Capabilities>;
   };
@@ -60,8 +66,9 @@ export const ROUTES: Route[] = [
     method: 'POST',
     path: '/omr/jobs',
     async handle(ctx) {
-      const body = (await ctx.body()) as { output?: unknown; autoStart?: unknown } | undefined;
+      const body = (await ctx.body('createJob')) as { output?: unknown; autoStart?: unknown; files?: unknown } | undefined;
       if ((body?.output ?? 'library') === 'library') requireScope(ctx.entry, 'scores');
+      if (Array.isArray(body?.files)) await refuseOversizedDocuments(body.files);
       const job = await ctx.client.createJob(body as never);
       // 202 for a one-shot job, as the spec says; 201 for a draft, a resource created and waiting.
       return ok(job, body?.autoStart === true ? 202 : 201);
@@ -82,22 +89,30 @@ export const ROUTES: Route[] = [
   {
     method: 'GET',
     path: '/omr/jobs/:job',
-    handle: async (ctx) => ok(await ctx.client.getJob(ctx.params.job!, { wait: Number(ctx.query.get('wait') ?? 0), signal: ctx.signal })),
+    handle: async (ctx) => ok(await ctx.client.getJob(ctx.params.job!, { wait: queryInteger(ctx.query, 'wait') ?? 0, signal: ctx.signal })),
   },
   {
     method: 'DELETE',
     path: '/omr/jobs/:job',
-    handle: async (ctx) => ok(await ctx.client.deleteJob(ctx.params.job!)),
+    handle: async (ctx) => ok(await ctx.server.gate.erase(ctx.entry.account, () => ctx.client.deleteJob(ctx.params.job!))),
   },
   {
     method: 'POST',
     path: '/omr/jobs/:job/files',
-    handle: async (ctx) => ok(await ctx.client.addJobFile(ctx.params.job!, (await ctx.body()) as never)),
+    async handle(ctx) {
+      const body = await ctx.body('addFile');
+      // Counting pages is work: only for a draft, the one state a file can join (the engine answers for the others).
+      if ((await ctx.client.getJob(ctx.params.job!)).status === 'draft') await refuseOversizedDocuments([body]);
+      return ok(await ctx.client.addJobFile(ctx.params.job!, body as never));
+    },
   },
   {
     method: 'GET',
     path: '/omr/jobs/:job/files/:index',
-    handle: async (ctx) => ({ status: 200, file: await ctx.client.getJobFile(ctx.params.job!, Number(ctx.params.index)) }),
+    async handle(ctx) {
+      const index = fileIndex(ctx.params.job!, ctx.params.index!);
+      return { status: 200, file: await ctx.server.gate.download(ctx.entry.account, () => ctx.client.getJobFile(ctx.params.job!, index)) };
+    },
   },
   {
     method: 'POST',
@@ -107,7 +122,7 @@ export const ROUTES: Route[] = [
   {
     method: 'POST',
     path: '/omr/jobs/:job/steps/:step',
-    handle: async (ctx) => ok(await ctx.client.submitJobStep(ctx.params.job!, ctx.params.step!, (await ctx.body()) as never)),
+    handle: async (ctx) => ok(await ctx.client.submitJobStep(ctx.params.job!, ctx.params.step!, (await ctx.body('details')) as never)),
   },
   {
     method: 'POST',
@@ -117,14 +132,14 @@ export const ROUTES: Route[] = [
   {
     method: 'GET',
     path: '/omr/jobs/:job/exports/:format',
-    handle: async (ctx) => ({ status: 200, file: await ctx.client.exportJob(ctx.params.job!, ctx.params.format!) }),
+    handle: async (ctx) => ({ status: 200, file: await ctx.server.gate.download(ctx.entry.account, () => ctx.client.exportJob(ctx.params.job!, ctx.params.format!)) }),
   },
   {
     method: 'POST',
     path: '/scores',
     async handle(ctx) {
       requireScope(ctx.entry, 'scores');
-      const answer = await ctx.client.importScore((await ctx.body()) as ImportScoreBody);
+      const answer = await ctx.client.importScore((await ctx.body('importScore')) as ImportScoreBody);
       if (answer.status === 202) return ok(answer.task, 202);
       return ok(answer.score, 200, { 'x-service-score-revision': answer.revision, 'x-service-score-revision-date': answer.revisionDate });
     },
@@ -182,8 +197,31 @@ function listQuery(query: URLSearchParams): ListJobsQuery {
     result.expired = expired === 'true';
   }
   if (cursor !== null) result.cursor = cursor;
-  if (limit !== null) result.limit = Number(limit);
+  if (limit !== null) result.limit = queryInteger(query, 'limit');
   return result;
+}
+
+/** A non-negative integer written the one way (`7`, not `07`, `7.0`, `0x7`, ` 7` or `-0`). */
+const CANONICAL_INTEGER = /^(?:0|[1-9][0-9]{0,8})$/;
+
+/**
+ * A page index of `/files/{index}`: only the canonical decimal form names a
+ * page, so one page has one URL; anything else names no page (404, as an
+ * index past the last page).
+ */
+function fileIndex(jobId: string, segment: string): number {
+  if (!CANONICAL_INTEGER.test(segment)) {
+    throw new OmrError('OMR_FILE_NOT_FOUND', `Job ${jobId} has no page ${JSON.stringify(segment)}: a page index is a 0-based decimal integer such as 0 or 12.`);
+  }
+  return Number(segment);
+}
+
+/** An integer query parameter, absent or in canonical decimal form, else 400. */
+function queryInteger(query: URLSearchParams, name: string): number | undefined {
+  const value = query.get(name);
+  if (value === null) return undefined;
+  if (!CANONICAL_INTEGER.test(value)) throw new OmrError('INVALID_ARGUMENT', `${name} must be a non-negative decimal integer, got ${JSON.stringify(value)}.`);
+  return Number(value);
 }
 
 /** The route for a method and path (below the version prefix), or why there is none. */

@@ -39,6 +39,26 @@ describe('scoresight serve', () => {
     await expect(client.getJob(draft.id)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 
+  it('--public-url is the origin of the links it hands out; a bad one exits 1 with the reason', async () => {
+    const tokens = join(dir, 'tokens-public.json');
+    writeFileSync(tokens, JSON.stringify([{ token: 'cli-secret-2', account: 'alice', scopes: ['omr'] }]));
+    let stdout = '';
+    const shutdown = new AbortController();
+    const running = main(['serve', '--port', '0', '--tokens', tokens, '--public-url', 'https://omr.example.org/v2'], { stdout: (t) => (stdout += t), stderr: () => {}, shutdown: shutdown.signal });
+    while (!stdout.includes('listening on')) await new Promise((r) => setTimeout(r, 10));
+    const url = /listening on (\S+)/.exec(stdout)![1]!;
+    const client = createRemoteClient({ baseUrl: url, token: 'cli-secret-2' });
+    await client.createJob({ output: 'musicxml' });
+    await client.createJob({ output: 'musicxml' });
+    const page = await fetch(`${url}/omr/jobs?limit=1`, { headers: { authorization: 'Bearer cli-secret-2' } });
+    expect(page.headers.get('link')).toMatch(/^<https:\/\/omr\.example\.org\/v2\/omr\/jobs\?limit=1&cursor=c\d+>; rel="next"$/);
+    shutdown.abort();
+    expect(await running).toBe(0);
+    const bad = await runCli('serve', '--port', '0', '--tokens', tokens, '--public-url', 'omr.example.org');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/error INVALID_ARGUMENT: publicUrl "omr\.example\.org" is not an absolute URL/);
+  });
+
   it('exits 1 with the reason when the tokens file is missing or wrong, 2 for a bad port', async () => {
     const missing = await runCli('serve', '--port', '0', '--tokens', join(dir, 'nope.json'));
     expect(missing.code).toBe(1);
