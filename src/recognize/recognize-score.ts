@@ -44,6 +44,11 @@ export interface PageReport {
   page: number;
   /** Clockwise turn, in degrees, that stood the page upright (0 for a page that came upright). */
   turned: PageTurn;
+  /**
+   * How sure the reading of the page is, 0 to 1: the mean confidence of its notes and rests (each the
+   * least of its symbols'), 0 for a skipped page. Each measure's own is in its evidence.
+   */
+  confidence: number;
   /** Why the page was left out of the score (a title page, a page of text); absent when it was read. */
   skipped?: { code: OmrErrorCode; message: string };
 }
@@ -85,12 +90,12 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
       try {
         const { systems, turned } = await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text);
         readings.push(...systems);
-        options.onPage?.({ page, turned });
+        options.onPage?.({ page, turned, confidence: readingConfidence(systems) });
       } catch (err) {
         // A title page or a page of text among the music is skipped, and said so; a job with no music at all fails.
         if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;
         empty ??= err;
-        options.onPage?.({ page, turned: 0, skipped: { code: 'NO_MUSIC_DETECTED', message: err.message } });
+        options.onPage?.({ page, turned: 0, confidence: 0, skipped: { code: 'NO_MUSIC_DETECTED', message: err.message } });
       }
     }
   } finally {
@@ -102,4 +107,11 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
   const score = buildScore(readings);
   if (text) applyText(score, text.pages.sort((a, b) => a.page - b.page));
   return score;
+}
+
+/** Mean confidence of the notes and rests read on a page, rounded to thousandths (1 for a page with none). */
+function readingConfidence(systems: readonly SystemReading[]): number {
+  const confidences = systems.flatMap((s) => s.staves.flatMap((staff) => staff.items.map((item) => item.confidence)));
+  if (!confidences.length) return 1;
+  return Math.round((confidences.reduce((a, b) => a + b, 0) / confidences.length) * 1000) / 1000;
 }

@@ -17,6 +17,7 @@
 import type { ScoreSightEnv } from '../env.js';
 import type { InputFile } from '../input/decode-pages.js';
 import type { PageStage } from '../recognize/recognize-page.js';
+import type { PageReport } from '../recognize/recognize-score.js';
 import type { Score } from '../score/model.js';
 
 export interface RecognitionRequest {
@@ -45,6 +46,8 @@ export interface RecognitionOutcome {
   thumbnail: Uint8Array;
   /** Pages seen, over all files, pages without music included. */
   pageCount: number;
+  /** What became of each page: read (and how far it was turned, how sure the reading is) or skipped and why. */
+  pages: PageReport[];
   /** The models the score came from: `RECOGNITION_MODEL_VERSION`. */
   modelVersion: string;
 }

@@ -15,7 +15,7 @@ import type { Raster } from '../image/raster.js';
 import { decodePages } from '../input/decode-pages.js';
 import { detectFileType } from '../input/file-type.js';
 import { openPdf } from '../input/pdf.js';
-import { RECOGNITION_MODEL_VERSION, RECOGNITION_PDF_DPI, recognizeScore } from '../recognize/recognize-score.js';
+import { RECOGNITION_MODEL_VERSION, RECOGNITION_PDF_DPI, recognizeScore, type PageReport } from '../recognize/recognize-score.js';
 import type { RecognitionApi } from './recognition-api.js';
 
 export function createRecognitionService(): RecognitionApi {
@@ -23,6 +23,7 @@ export function createRecognitionService(): RecognitionApi {
     async recognize({ files, dpi, locales }, events) {
       let thumbnail: Uint8Array = new Uint8Array(0);
       let pageCount = 0;
+      const pages: PageReport[] = [];
       const notices: Promise<void>[] = [];
       try {
         const score = await recognizeScore(files, {
@@ -35,8 +36,9 @@ export function createRecognitionService(): RecognitionApi {
             await events.beforePage(page);
           },
           onProgress: ({ page, stage }) => void notices.push(advise(() => events.onStage(page, stage))),
+          onPage: (report) => void pages.push(report),
         });
-        return transfer({ score, thumbnail, pageCount, modelVersion: RECOGNITION_MODEL_VERSION }, [thumbnail.buffer as ArrayBuffer]);
+        return transfer({ score, thumbnail, pageCount, pages, modelVersion: RECOGNITION_MODEL_VERSION }, [thumbnail.buffer as ArrayBuffer]);
       } finally {
         // From a worker, stages travel on their own message channel; the outcome must not overtake them.
         await Promise.all(notices);

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { encodePng } from '../../src/image/png-encode.js';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
-import { recognizeScore } from '../../src/recognize/recognize-score.js';
+import { recognizeScore, type PageReport } from '../../src/recognize/recognize-score.js';
+import { decodePng } from '../../src/input/png.js';
+import { orientRaster } from '../../src/input/orientation.js';
 import type { Score } from '../../src/score/model.js';
 import { noteContent } from '../support/note-content.js';
 
@@ -73,9 +75,25 @@ describe('recognition of committed pages', () => {
     expect((error as OmrError).code).toBe('NO_MUSIC_DETECTED');
   });
 
-  it('skips a page without music among pages of music', { timeout: 60_000 }, async () => {
+  it('skips a page without music among pages of music, and says so', { timeout: 60_000 }, async () => {
     const blank = { width: 600, height: 800, channels: 4 as const, data: new Uint8Array(600 * 800 * 4).fill(255) };
-    const score = await recognizeScore([{ filename: 'title.png', data: encodePng(blank) }, fixture('melody-300dpi.png')]);
+    const reports: PageReport[] = [];
+    const score = await recognizeScore([{ filename: 'title.png', data: encodePng(blank) }, fixture('melody-300dpi.png')], { onPage: (r) => reports.push(r) });
     expect(noteContent(score)).toEqual(noteContent(truth));
+    expect(reports.map((r) => [r.page, r.skipped?.code])).toEqual([[0, 'NO_MUSIC_DETECTED'], [1, undefined]]);
+    expect(reports[1]!.confidence).toBeGreaterThan(0.8);
+  });
+
+  it('refuses ruled lines with text between them: staves with no clef or note are not music', { timeout: 60_000 }, async () => {
+    const error = await recognizeScore([fixture('ruled-form.png')]).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'NO_MUSIC_DETECTED', message: expect.stringMatching(/no clefs or notes/) });
+  });
+
+  it('reads a page that came upside down as if it came upright, and reports the turn', { timeout: 60_000 }, async () => {
+    const upsideDown = orientRaster(decodePng(fixture('melody-300dpi.png').data), 3);
+    const reports: PageReport[] = [];
+    const score = await recognizeScore([{ filename: 'turned.png', data: encodePng(upsideDown) }], { onPage: (r) => reports.push(r) });
+    expect(noteContent(score)).toEqual(noteContent(truth));
+    expect(reports).toMatchObject([{ page: 0, turned: 180 }]);
   });
 });

@@ -81,7 +81,7 @@ export function createFakePool(options: FakePoolOptions = {}): FakePool {
       const score = readMusicXml(readFileSync(FIXTURE));
       score.credits = {};
       for (const part of score.parts) part.name = options.partName ?? 'Staff 1';
-      return { score, thumbnail: encodePng({ width: 4, height: 2, channels: 1, data: new Uint8Array(8).fill(255) }), pageCount: total, modelVersion: 'fake-1' };
+      return { score, thumbnail: encodePng({ width: 4, height: 2, channels: 1, data: new Uint8Array(8).fill(255) }), pageCount: total, pages: Array.from({ length: total }, (_, page) => ({ page, turned: 0 as const, confidence: 1 })), modelVersion: 'fake-1' };
     },
     async countPages(file) {
       return pagesOf(file);
