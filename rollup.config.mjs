@@ -7,8 +7,8 @@
 //   (pdf.js and its in-thread worker, the HEIC and WebP decoders), and the assets they fetch:
 //   models/ (the ONNX models) and wasm/ (onnxruntime-web's WebAssembly and its loader, libwebp).
 //   Every asset URL is relative to the bundle's own files (import.meta.url): no CDN, works offline.
-//   dist/bundle/wasm/ is the package's only copy of those WebAssembly files: dist/node and dist/browser
-//   leave onnxruntime-web and libwebp to find theirs in their own packages.
+//   These are the package's only copies: dist/node and dist/browser load the same models from
+//   dist/bundle/models/, and leave onnxruntime-web and libwebp to find their WebAssembly in their own packages.
 //
 // No source maps: they were 11 MiB of the published package.
 import commonjs from '@rollup/plugin-commonjs';
@@ -40,9 +40,10 @@ const rewrite = (name, file, replacements) => ({
   },
 });
 
-// src/env.ts finds models/ one folder up from src/; a built file sits two up (dist/node/*.js), so the
-// built copy looks two folders up. Chunks stay beside their entries to keep that depth fixed.
-const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/'", "'../../models/'"]]);
+// src/env.ts finds models/ one folder up from src/. The built files (dist/node/*.js, dist/browser/*.js) use
+// the bundle's copy, dist/bundle/models/, the package's only one. Chunks stay beside their entries to keep
+// that path fixed.
+const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/'", "'../bundle/models/'"]]);
 
 /** Empties an output folder first: chunk names carry content hashes, and old chunks and maps would pile up and ship. */
 const clean = (dir) => ({ name: 'clean', buildStart: () => rmSync(dir, { recursive: true, force: true }) });
