@@ -8,10 +8,11 @@
  *   @napi-rs/canvas (Skia). Both are imported only when the first PDF is
  *   opened, through a specifier bundlers do not follow, so the library never
  *   loads a native module unless it renders a PDF, and browser bundles never
- *   try to include one. The canvas is an optional peer dependency, so that
- *   browser-only installs go without its native binary; where it is missing,
- *   opening a PDF in Node fails with a message that says what to install,
- *   and every other input works as before. Font and colour-profile data come from the installed
+ *   try to include one. The canvas is an optional dependency (pdf.js's as
+ *   well as ScoreSight's), so an install made with `--omit=optional`, say
+ *   for browsers only, goes without its native binary; there opening a PDF
+ *   in Node fails with a message that says what to install, and every other
+ *   input works as before. Font and colour-profile data come from the installed
  *   pdfjs-dist package, read from disk. pdf.js's stray rejections on damaged
  *   files are kept from ending the process (`pdfjs-rejections.ts`).
  * - Browsers: the modern build, drawing on OffscreenCanvas, which exists in
@@ -59,7 +60,7 @@ export function pdfPlatform(): Promise<PdfPlatform> {
 /** Imports a module by a name bundlers do not see, so they neither bundle nor resolve it. */
 const importHidden = (specifier: string): Promise<unknown> => import(/* @vite-ignore */ /* webpackIgnore: true */ specifier);
 
-/** The package Node draws PDF pages on; an optional peer dependency of ScoreSight. */
+/** The package Node draws PDF pages on; an optional dependency of ScoreSight. */
 export const NODE_CANVAS_PACKAGE = '@napi-rs/canvas';
 
 type NodeCanvas = typeof import('@napi-rs/canvas');
@@ -76,7 +77,7 @@ export async function importNodeCanvas(specifier: string = NODE_CANVAS_PACKAGE):
     if (!isPackageNotFound(err, specifier)) throw err;
     throw new OmrError(
       'INTERNAL_ERROR',
-      `Reading PDFs in Node needs the optional package ${specifier}, which is not installed: run \`npm install ${specifier}\` in the project that uses scoresight.`,
+      `Reading PDFs in Node needs the optional package ${specifier}, which is not installed (an install with --omit=optional leaves it out): run \`npm install ${specifier}\` in the project that uses scoresight.`,
       { cause: err },
     );
   }
