@@ -7,6 +7,10 @@
 //   (pdf.js and its in-thread worker, the HEIC and WebP decoders), and the assets they fetch:
 //   models/ (the ONNX models) and wasm/ (onnxruntime-web's WebAssembly and its loader, libwebp).
 //   Every asset URL is relative to the bundle's own files (import.meta.url): no CDN, works offline.
+//   These are the package's only copies: dist/node and dist/browser load the same models from
+//   dist/bundle/models/, and leave onnxruntime-web and libwebp to find their WebAssembly in their own packages.
+//
+// No source maps: they were 11 MiB of the published package.
 import commonjs from '@rollup/plugin-commonjs';
 import resolve from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
@@ -16,11 +20,12 @@ import path from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const require = createRequire(import.meta.url);
-const external = (id) =>
-  id.startsWith('node:') || Object.keys(pkg.dependencies ?? {}).some((dep) => id === dep || id.startsWith(`${dep}/`));
+/** Every package the library may import at run time, whichever kind of dependency it is. */
+const runtimeDeps = [pkg.dependencies, pkg.optionalDependencies, pkg.peerDependencies].flatMap((deps) => Object.keys(deps ?? {}));
+const external = (id) => id.startsWith('node:') || runtimeDeps.some((dep) => id === dep || id.startsWith(`${dep}/`));
 
 const ts = () =>
-  typescript({ tsconfig: './tsconfig.build.json', declaration: false, declarationMap: false, outDir: undefined, sourceMap: true });
+  typescript({ tsconfig: './tsconfig.build.json', declaration: false, declarationMap: false, outDir: undefined, sourceMap: false });
 
 /** Rewrites one string literal in one source file, failing the build when the literal is gone. */
 const rewrite = (name, file, replacements) => ({
@@ -35,15 +40,19 @@ const rewrite = (name, file, replacements) => ({
   },
 });
 
-// src/env.ts finds models/ one folder up from src/; a built file sits two up (dist/node/*.js), so the
-// built copy looks two folders up. Chunks stay beside their entries to keep that depth fixed.
-const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/'", "'../../models/'"]]);
+// src/env.ts finds models/ one folder up from src/. The built files (dist/node/*.js, dist/browser/*.js) use
+// the bundle's copy, dist/bundle/models/, the package's only one. Chunks stay beside their entries to keep
+// that path fixed.
+const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/'", "'../bundle/models/'"]]);
+
+/** Empties an output folder first: chunk names carry content hashes, and old chunks and maps would pile up and ship. */
+const clean = (dir) => ({ name: 'clean', buildStart: () => rmSync(dir, { recursive: true, force: true }) });
 
 const build = (input, dir) => ({
   input,
   external,
-  plugins: [assetPaths(), ts()],
-  output: { dir, format: 'es', sourcemap: true, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+  plugins: [clean(dir), assetPaths(), ts()],
+  output: { dir, format: 'es', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
   onwarn(warning, warn) {
     // xmlbuilder2 and fflate are external; anything else unresolved is a real problem.
     if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(warning.message);
@@ -128,14 +137,10 @@ const assetKind = (to) => (to.startsWith('wasm/') ? 'WebAssembly and loader' : t
 
 const copyAssets = () => ({
   name: 'copy-assets',
-  // Chunk names carry content hashes: start from an empty folder so old chunks do not pile up.
-  buildStart: () => rmSync(BUNDLE, { recursive: true, force: true }),
   writeBundle() {
     for (const [from, to] of ASSETS) {
       mkdirSync(path.dirname(`${BUNDLE}/${to}`), { recursive: true });
       copyFileSync(from, `${BUNDLE}/${to}`);
-      // The package's top-level wasm/ holds the same files, for hosts that serve them from elsewhere (env.wasmBase).
-      if (to.startsWith('wasm/')) copyFileSync(from, to);
     }
   },
 });
@@ -186,11 +191,11 @@ const printSizes = () => ({
       ...ASSETS.map(([, to]) => [`${assetKind(to)}: ${to}`, size(to)]),
     ];
     const total = readdirSync(BUNDLE, { recursive: true })
-      .filter((f) => !f.endsWith('.map') && statSync(`${BUNDLE}/${f}`).isFile())
+      .filter((f) => statSync(`${BUNDLE}/${f}`).isFile())
       .reduce((n, f) => n + size(f), 0);
     console.log(`\n${BUNDLE} sizes:`);
     for (const [label, bytes] of rows) console.log(`  ${kib(bytes)}  ${label}`);
-    console.log(`  ${kib(total)}  all files, without source maps\n`);
+    console.log(`  ${kib(total)}  all files\n`);
   },
 });
 
@@ -217,13 +222,14 @@ const bundle = {
     commonjs({ ignore: nodeBuiltin, ignoreDynamicRequires: true }),
     ts(),
     noStaticNodeImports(),
+    clean(BUNDLE),
     copyAssets(),
     printSizes(),
   ],
   output: {
     dir: BUNDLE,
     format: 'es',
-    sourcemap: true,
+    sourcemap: false,
     entryFileNames: '[name].js',
     // Beside the entries, so every `new URL('./…', import.meta.url)` resolves the same from any of them.
     chunkFileNames: '[name]-[hash].js',

@@ -2,14 +2,21 @@
  * Where ScoreSight finds its assets: one object, set once by the host page or
  * script before the first recognition.
  *
- * Defaults are the library's own files — `models/` and onnxruntime-web's
- * `.wasm` files shipped with the package — never a CDN, so recognition works
- * offline and from the page's own origin.
+ * Defaults are the library's own files — its models, and onnxruntime-web's
+ * `.wasm` files from that package — never a CDN, so recognition works
+ * offline and from the page's own origin. The published package holds each
+ * once: the models and the WebAssembly in the self-contained bundle's
+ * `dist/bundle/models/` and `dist/bundle/wasm/`, which the Node and browser
+ * builds read the models from too (the build rewrites `modelBase`).
  */
 export interface ScoreSightEnv {
   /** Base URL (browsers) or file URL (Node) of the `models/` folder. */
   modelBase: string;
-  /** Base URL of onnxruntime-web's WebAssembly files; undefined lets onnxruntime find them next to its own module. */
+  /**
+   * Base URL of onnxruntime-web's WebAssembly files; undefined lets onnxruntime find them next to its own
+   * module (in Node, the installed onnxruntime-web package). The self-contained bundle sets it to its own
+   * `wasm/` folder; a host serving the files elsewhere copies `dist/bundle/wasm/` there and points this at it.
+   */
   wasmBase: string | undefined;
   /** WebAssembly threads for inference; 1 unless the page is cross-origin isolated. */
   threads: number;

@@ -8,7 +8,11 @@
  *   @napi-rs/canvas (Skia). Both are imported only when the first PDF is
  *   opened, through a specifier bundlers do not follow, so the library never
  *   loads a native module unless it renders a PDF, and browser bundles never
- *   try to include one. Font and colour-profile data come from the installed
+ *   try to include one. The canvas is an optional dependency (pdf.js's as
+ *   well as ScoreSight's), so an install made with `--omit=optional`, say
+ *   for browsers only, goes without its native binary; there opening a PDF
+ *   in Node fails with a message that says what to install, and every other
+ *   input works as before. Font and colour-profile data come from the installed
  *   pdfjs-dist package, read from disk. pdf.js's stray rejections on damaged
  *   files are kept from ending the process (`pdfjs-rejections.ts`).
  * - Browsers: the modern build, drawing on OffscreenCanvas, which exists in
@@ -47,6 +51,7 @@ let loading: Promise<PdfPlatform> | undefined;
 export function pdfPlatform(): Promise<PdfPlatform> {
   loading ??= (isNode ? loadNode() : loadBrowser()).catch((err: unknown) => {
     loading = undefined;
+    if (err instanceof OmrError) throw err;
     throw new OmrError('INTERNAL_ERROR', `PDF rendering is unavailable here: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   });
   return loading;
@@ -55,8 +60,35 @@ export function pdfPlatform(): Promise<PdfPlatform> {
 /** Imports a module by a name bundlers do not see, so they neither bundle nor resolve it. */
 const importHidden = (specifier: string): Promise<unknown> => import(/* @vite-ignore */ /* webpackIgnore: true */ specifier);
 
+/** The package Node draws PDF pages on; an optional dependency of ScoreSight. */
+export const NODE_CANVAS_PACKAGE = '@napi-rs/canvas';
+
+type NodeCanvas = typeof import('@napi-rs/canvas');
+
+/**
+ * Imports Node's canvas, or says how to get it. Only a missing package itself
+ * becomes that message; a canvas that is installed but fails to load (a
+ * missing native binary, say) keeps its own error.
+ */
+export async function importNodeCanvas(specifier: string = NODE_CANVAS_PACKAGE): Promise<NodeCanvas> {
+  try {
+    return (await importHidden(specifier)) as NodeCanvas;
+  } catch (err) {
+    if (!isPackageNotFound(err, specifier)) throw err;
+    throw new OmrError(
+      'INTERNAL_ERROR',
+      `Reading PDFs in Node needs the optional package ${specifier}, which is not installed (an install with --omit=optional leaves it out): run \`npm install ${specifier}\` in the project that uses scoresight.`,
+      { cause: err },
+    );
+  }
+}
+
+/** Whether an import failed because the package named is not installed (not because something inside it is missing). */
+const isPackageNotFound = (err: unknown, specifier: string): boolean =>
+  (err as { code?: unknown })?.code === 'ERR_MODULE_NOT_FOUND' && err instanceof Error && err.message.includes(`'${specifier}'`);
+
 async function loadNode(): Promise<PdfPlatform> {
-  const canvasModule = (await importHidden('@napi-rs/canvas')) as typeof import('@napi-rs/canvas');
+  const canvasModule = await importNodeCanvas();
   const pdfjs = (await importHidden('pdfjs-dist/legacy/build/pdf.mjs')) as Pdfjs;
   ignorePdfjsStrayRejections();
   const { createRequire } = process.getBuiltinModule('module');

@@ -48,7 +48,13 @@ export interface ScoreSightClient {
   cancelJob(jobId: string, options?: CallOptions): Promise<Job>;
   /** The input page at a 0-based index over all files, as an image. */
   getJobFile(jobId: string, index: number, options?: CallOptions): Promise<Download>;
-  exportJob(jobId: string, format: ExportFormat | (string & {}), options?: CallOptions): Promise<Download>;
+  /**
+   * One of the formats the spec lists; `result.exports` says which a job
+   * offers (a job without a thumbnail has no `thumbnail.png`). A format the
+   * service adds later needs a cast until this type lists it; at run time an
+   * unknown one is `OMR_FORMAT_NOT_AVAILABLE`.
+   */
+  exportJob(jobId: string, format: ExportFormat, options?: CallOptions): Promise<Download>;
   deleteJob(jobId: string, options?: CallOptions): Promise<Job>;
   importScore(body: ImportScoreBody, options?: CallOptions): Promise<ImportScoreResult>;
   getTask(taskId: string, options?: CallOptions): Promise<Task>;

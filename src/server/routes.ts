@@ -6,7 +6,7 @@
  */
 import { OmrError } from '../errors.js';
 import type { LocalClient } from '../jobs/local-client.js';
-import type { Capabilities, ImportScoreBody, ListJobsQuery } from '../jobs/types.js';
+import type { Capabilities, ExportFormat, ImportScoreBody, ListJobsQuery } from '../jobs/types.js';
 import { exportFile, type DownloadSigner } from './downloads.js';
 import type { EraseGate } from './erase-gate.js';
 import type { Reply } from './http-io.js';
@@ -132,7 +132,9 @@ export const ROUTES: Route[] = [
   {
     method: 'GET',
     path: '/omr/jobs/:job/exports/:format',
-    handle: async (ctx) => ({ status: 200, file: await ctx.server.gate.download(ctx.entry.account, () => ctx.client.exportJob(ctx.params.job!, ctx.params.format!)) }),
+    // Any format from the path goes to the engine unchecked: it checks the job first and then the
+    // format against what the job offers, answering OMR_FORMAT_NOT_AVAILABLE as the service does.
+    handle: async (ctx) => ({ status: 200, file: await ctx.server.gate.download(ctx.entry.account, () => ctx.client.exportJob(ctx.params.job!, ctx.params.format! as ExportFormat)) }),
   },
   {
     method: 'POST',

@@ -11,11 +11,20 @@ import { OmrError } from '../errors.js';
 import type { StoreSchema } from '../jobs/records.js';
 import type { Collection, Store } from './store.js';
 
+/**
+ * An IndexedDB: the browser's `indexedDB`, or an implementation such as
+ * `fake-indexeddb`'s. Named by the one method the store starts from, so that
+ * the library's typings do not need the DOM's; it must be a whole `IDBFactory`.
+ */
+export interface IndexedDbFactory {
+  open(name: string, version?: number): unknown;
+}
+
 export interface IndexedDbStoreOptions {
   /** Database name; 'scoresight' unless told. */
   name?: string;
   /** The IndexedDB to use; the global one unless told (tests pass `fake-indexeddb`'s). */
-  indexedDB?: IDBFactory;
+  indexedDB?: IndexedDbFactory;
   /**
    * How long to wait, once another tab's older connection blocks the
    * upgrade, before giving up with an error; 10 s unless told.
@@ -40,7 +49,7 @@ function upgrade(db: Database, oldVersion: number): void {
 
 export async function openIndexedDbStore(options: IndexedDbStoreOptions = {}): Promise<Store> {
   const name = options.name ?? 'scoresight';
-  const factory = options.indexedDB ?? globalThis.indexedDB;
+  const factory = (options.indexedDB as IDBFactory | undefined) ?? globalThis.indexedDB;
   const blockedTimeoutMs = options.blockedTimeoutMs ?? 10_000;
   // Typed as always present, but Node and some private modes have none.
   if (!factory) throw new OmrError('INTERNAL_ERROR', 'IndexedDB is not available here; in Node, use the file store.');

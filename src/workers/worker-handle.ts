@@ -3,11 +3,30 @@
  * word of its end when it ends on its own, and a way to end it.
  * `node-worker.ts` and `web-worker.ts` adapt worker_threads and Web Workers.
  */
-import type { Endpoint } from 'comlink';
+
+/**
+ * Where messages to and from a worker go: a Web Worker, a MessagePort, or
+ * comlink's adapter of a Node worker thread. The shape comlink talks to
+ * (its `Endpoint`), spelled out here so that the public typings need
+ * neither comlink's types nor the DOM's.
+ */
+export interface MessageEndpoint {
+  postMessage(message: unknown, transfer?: unknown[]): void;
+  addEventListener(type: string, listener: MessageListener, options?: object): void;
+  removeEventListener(type: string, listener: MessageListener, options?: object): void;
+  start?: () => void;
+}
+
+/**
+ * A listener as comlink registers one: a function, or an object with
+ * `handleEvent`. The event is typed `never` so that the listener types of
+ * Web Workers, MessagePorts and Node's ports all fit, without naming the DOM's `Event`.
+ */
+export type MessageListener = ((event: never) => void) | { handleEvent(event: never): void };
 
 export interface WorkerHandle {
   /** Where comlink talks to the worker. */
-  endpoint: Endpoint;
+  endpoint: MessageEndpoint;
   /**
    * Sets the listener told, once, that the worker ended on its own: an
    * uncaught error, an exit, running out of memory, closing itself.
@@ -18,7 +37,7 @@ export interface WorkerHandle {
 }
 
 /** A handle whose `end` reaches the listener at most once, and never after `terminate`. */
-export function endingHandle(endpoint: Endpoint, terminate: () => void | Promise<unknown>): WorkerHandle & { end(reason: string): void } {
+export function endingHandle(endpoint: MessageEndpoint, terminate: () => void | Promise<unknown>): WorkerHandle & { end(reason: string): void } {
   let listener: ((reason: string) => void) | undefined;
   let over = false;
   return {
