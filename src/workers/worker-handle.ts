@@ -15,10 +15,21 @@ export interface WorkerHandle {
   onEnd(listener: (reason: string) => void): void;
   /** Ends the worker; the `onEnd` listener is not told. */
   terminate(): void | Promise<unknown>;
+  /**
+   * Whether the worker keeps its host process running (Node's `ref`/`unref`;
+   * absent where a worker never does, as in browsers). The pool keeps a worker
+   * only while it runs a call, so a script ends once its work is done, without
+   * calling `close()`.
+   */
+  keepAlive?(alive: boolean): void;
 }
 
 /** A handle whose `end` reaches the listener at most once, and never after `terminate`. */
-export function endingHandle(endpoint: Endpoint, terminate: () => void | Promise<unknown>): WorkerHandle & { end(reason: string): void } {
+export function endingHandle(
+  endpoint: Endpoint,
+  terminate: () => void | Promise<unknown>,
+  keepAlive?: (alive: boolean) => void,
+): WorkerHandle & { end(reason: string): void } {
   let listener: ((reason: string) => void) | undefined;
   let over = false;
   return {
@@ -33,5 +44,6 @@ export function endingHandle(endpoint: Endpoint, terminate: () => void | Promise
       over = true;
       return terminate();
     },
+    ...(keepAlive ? { keepAlive } : {}),
   };
 }
