@@ -18,7 +18,11 @@ export interface ScoreSightEnv {
    * `wasm/` folder; a host serving the files elsewhere copies `dist/bundle/wasm/` there and points this at it.
    */
   wasmBase: string | undefined;
-  /** WebAssembly threads for inference; 1 unless the page is cross-origin isolated. */
+  /**
+   * WebAssembly threads for inference; default {@link defaultThreads}: the cores available, up to
+   * {@link MAX_DEFAULT_THREADS} (in browsers only on a cross-origin isolated page, else 1). Set it
+   * before the first recognition to override.
+   */
   threads: number;
   /**
    * Where text recognition (tesseract) finds its traineddata: one folder of `<code>.traineddata` files
@@ -40,10 +44,42 @@ export interface ScoreSightEnv {
 const crossOriginIsolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
+/**
+ * Most inference threads by default: the models are small, so a fifth thread
+ * and beyond mostly waits for memory, and every recognition worker of a pool
+ * (up to four) has threads of its own.
+ */
+export const MAX_DEFAULT_THREADS = 4;
+
+/** Where {@link defaultThreads} learns about the host; the running one by default. */
+export interface ThreadHost {
+  /** Node's `os.availableParallelism()`, when running in Node. */
+  availableParallelism?: () => number;
+  /** `navigator.hardwareConcurrency`, in browsers. */
+  hardwareConcurrency?: number;
+  /** WebAssembly threads need SharedArrayBuffer, which browsers give cross-origin isolated pages only. */
+  crossOriginIsolated?: boolean;
+}
+
+/**
+ * The cores available to this process, from 1 to {@link MAX_DEFAULT_THREADS}: in
+ * Node `os.availableParallelism()`, in browsers `navigator.hardwareConcurrency`
+ * on a cross-origin isolated page (elsewhere 1, as onnxruntime cannot start threads).
+ */
+export function defaultThreads(host: ThreadHost = runningHost()): number {
+  const cores = host.availableParallelism ? host.availableParallelism() : host.crossOriginIsolated ? host.hardwareConcurrency : 1;
+  return Math.max(1, Math.min(MAX_DEFAULT_THREADS, Math.floor(cores || 1)));
+}
+
+function runningHost(): ThreadHost {
+  if (isNode) return { availableParallelism: () => process.getBuiltinModule('os').availableParallelism() };
+  return { hardwareConcurrency: typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : undefined, crossOriginIsolated };
+}
+
 export const env: ScoreSightEnv = {
   modelBase: new URL('../models/', import.meta.url).href,
   wasmBase: undefined,
-  threads: crossOriginIsolated && typeof navigator !== 'undefined' ? Math.min(4, navigator.hardwareConcurrency || 1) : 1,
+  threads: defaultThreads(),
   tessdata: undefined,
   tesseractBase: undefined,
 };

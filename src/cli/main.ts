@@ -1,11 +1,13 @@
 /**
  * The `scoresight` command line for Node scripts.
  *
- *   scoresight recognize <page.pdf|.png|.jpg>... --out <dir> [--formats musicxml,mxl,midi,thumbnail.png] [--locale <bcp47>]
- *   scoresight convert <score.musicxml|.mxl> --out <dir> [--formats musicxml,mxl,midi]
+ *   scoresight recognize <page.pdf|.png|.jpg|…>... [--out <dir>] [--formats musicxml,mxl,midi,thumbnail.png] [--locale <bcp47>]
+ *                        [--pages 1,3-5] [--no-text] [--json] [--quiet]
+ *   scoresight convert <score.musicxml|.mxl|.mid|.mei> --out <dir> [--formats musicxml,mxl,midi]
  *   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>] [--public-url <url>]
  *
- * Exit codes: 0 success, 1 a failure with its error code printed, 2 a usage error.
+ * Exit codes: 0 success, 1 a failure with its error code printed, 2 a usage error
+ * (also `--pages` beyond the document, found once the files are read).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
@@ -16,26 +18,57 @@ import { writeMusicXml } from '../exports/musicxml.js';
 import { writeMxl } from '../exports/mxl.js';
 import { writeThumbnail } from '../exports/thumbnail.js';
 import type { Raster } from '../image/raster.js';
-import { readMusicXml } from '../import/musicxml/read-score.js';
-import { RECOGNITION_MODEL_VERSION, recognizeScore, type RecognizeProgress } from '../recognize/recognize-score.js';
 import type { Score } from '../score/model.js';
 import { createOmrServer } from '../server/server.js';
 import { loadTokens } from '../server/tokens.js';
 import { LIBRARY_VERSION } from '../version.js';
+import { parsePageList } from './page-list.js';
+import { CONVERT_INPUTS, RECOGNIZE_INPUTS, readScoreFile } from './read-score-file.js';
+import { runRecognize } from './recognize-command.js';
+
+/** Width help text is wrapped to. */
+const HELP_WIDTH = 80;
+
+/** Text as lines of at most {@link HELP_WIDTH} characters, each starting with `indent`. */
+function wrap(text: string, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent.length + line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, indent + line].join('\n');
+}
 
 const USAGE = `scoresight ${LIBRARY_VERSION}
 
 Usage:
-  scoresight recognize <file>... --out <dir> [--formats musicxml,mxl,midi,thumbnail.png] [--locale <bcp47>]
-      Recognises the given PDF, PNG and JPEG files as the pages of one score
-      and writes it as <dir>/<name>.<ext> for each format (musicxml by
-      default), <name> being the first file's name. --locale names the
-      language of the lyrics and title (BCP 47, e.g. de, en-GB; English by
-      default); text in a language without installed data is read as well
-      as its script allows.
-  scoresight convert <score.musicxml|score.mxl> --out <dir> [--formats musicxml,mxl,midi]
-      Reads a MusicXML or compressed MusicXML score and writes it in the given
-      formats as <dir>/<name>.<ext> (musicxml by default).
+  scoresight recognize <file>... [--out <dir>] [--formats musicxml,mxl,midi,thumbnail.png]
+                       [--locale <bcp47>] [--pages 1,3-5] [--no-text] [--json] [--quiet]
+      Recognises the given files as the pages of one score, every page of a
+      PDF, TIFF or HEIC file. It reads
+${wrap(`${RECOGNIZE_INPUTS}.`, '        ')}
+      Writes the score as <dir>/<name>.<ext> for each format (musicxml by
+      default), <name> being the first file's name and <dir> --out or,
+      without it, the first file's folder.
+        --locale   the language of the lyrics and title (BCP 47, e.g. de,
+                   en-GB; English by default); text in a language without
+                   installed data is read as well as its script allows.
+        --pages    only these pages, counted from 1 over all the files.
+        --no-text  skip reading text (lyrics, title, part names, tempo and
+                   expression words): faster; parts keep generic names.
+        --json     print one JSON summary on stdout and nothing else there:
+                   parts, measures, notes, per-page timings, warnings,
+                   low-confidence measures, output paths ({"ok": false,
+                   "error": {...}} on failure).
+        --quiet    print nothing but errors.
+      Progress goes to stderr: a bar on a terminal, a line per page elsewhere.
+  scoresight convert <score> --out <dir> [--formats musicxml,mxl,midi]
+      Reads a score and writes it in the given formats as <dir>/<name>.<ext>
+      (musicxml by default). It reads
+${wrap(`${CONVERT_INPUTS}.`, '        ')}
   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>] [--public-url <url>]
       Runs the Music Recognition Service's /v2 interface over HTTP at
       http://<host>:<port>/v2 (--host 0.0.0.0 to take connections from other
@@ -72,23 +105,21 @@ const WRITERS: Record<string, { ext: string; recognitionOnly?: boolean; write: (
   'thumbnail.png': { ext: 'thumbnail.png', recognitionOnly: true, write: (o) => writeThumbnail(o.firstPage!) },
 };
 
-const STAGE_LABEL: Record<RecognizeProgress['stage'], string> = {
-  prepared: 'page prepared',
-  staves: 'staves found',
-  symbols: 'symbols read',
-  assembled: 'assembled',
-};
-
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** Stops `serve` as SIGINT and SIGTERM do (for embedding and tests). */
   shutdown?: AbortSignal;
+  /** Whether stderr is a terminal, where progress is a bar redrawn in place (default false: a line per page). */
+  isTTY?: boolean;
 }
 
 const consoleIO: CliIO = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
+  get isTTY() {
+    return process.stderr.isTTY === true;
+  },
 };
 
 export async function main(argv: string[], io: CliIO = consoleIO): Promise<number> {
@@ -101,6 +132,10 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
         out: { type: 'string', short: 'o' },
         formats: { type: 'string', short: 'f', default: 'musicxml' },
         locale: { type: 'string', short: 'l' },
+        pages: { type: 'string' },
+        'no-text': { type: 'boolean' },
+        json: { type: 'boolean' },
+        quiet: { type: 'boolean', short: 'q' },
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         tokens: { type: 'string' },
@@ -147,11 +182,35 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
     return 2;
   }
   if (command === 'recognize') {
-    if (!inputs.length || !values.out) {
-      io.stderr(`recognize takes one or more page files and --out <dir>.\n\n${USAGE}`);
+    if (!inputs.length) {
+      io.stderr(`recognize takes one or more page files.\n\n${USAGE}`);
       return 2;
     }
-    return recognize(inputs, values.out, formats, io, values.locale);
+    let pages: number[] | undefined;
+    try {
+      pages = values.pages === undefined ? undefined : parsePageList(values.pages);
+    } catch (err) {
+      io.stderr(`${(err as Error).message}\n`);
+      return 2;
+    }
+    return runRecognize(
+      {
+        inputs,
+        outDir: values.out,
+        formats: formats.map((name) => ({ name, ext: WRITERS[name]!.ext, write: WRITERS[name]!.write })),
+        ...(values.locale ? { locale: values.locale } : {}),
+        ...(pages ? { pages } : {}),
+        readText: !values['no-text'],
+        json: values.json === true,
+        quiet: values.quiet === true,
+      },
+      { stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true },
+    );
+  }
+  const recognizeOnly = (['pages', 'no-text', 'json', 'quiet'] as const).filter((option) => values[option] !== undefined);
+  if (recognizeOnly.length) {
+    io.stderr(`--${recognizeOnly[0]} is an option of recognize, not of ${command}.\n\n${USAGE}`);
+    return 2;
   }
   if (inputs.length !== 1 || !values.out) {
     io.stderr(`convert takes one score and --out <dir>.\n\n${USAGE}`);
@@ -159,7 +218,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
   }
   const input = inputs[0]!;
   try {
-    const score = readMusicXml(new Uint8Array(await readFile(input)));
+    const score = readScoreFile(basename(input), new Uint8Array(await readFile(input)));
     await mkdir(values.out, { recursive: true });
     const name = basename(input, extname(input));
     for (const format of formats) {
@@ -223,46 +282,4 @@ async function serve(values: { port?: string; host?: string; tokens?: string; st
 /** BCP 47 shape: a 2–3 letter language, then subtags (script, region, variant). */
 function isLocale(value: string): boolean {
   return /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(value);
-}
-
-async function recognize(inputs: string[], outDir: string, formats: string[], io: CliIO, locale?: string): Promise<number> {
-  const files = [];
-  for (const input of inputs) {
-    try {
-      files.push({ filename: basename(input), data: new Uint8Array(await readFile(input)) });
-    } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(err as Error).message})`;
-      io.stderr(`error INVALID_ARGUMENT: ${input} ${reason}.\n`);
-      return 1;
-    }
-  }
-  try {
-    const started = performance.now();
-    let firstPage: Raster | undefined;
-    // Progress on a terminal only: a script capturing stderr gets no carriage-return noise.
-    const tty = process.stderr.isTTY === true && io === consoleIO;
-    const score = await recognizeScore(files, {
-      ...(locale ? { locales: [locale] } : {}),
-      onFirstPage: (raster) => (firstPage = raster),
-      onProgress: ({ page, stage }) => {
-        if (tty) io.stderr(`\rpage ${page + 1}: ${STAGE_LABEL[stage]}\u001b[K`);
-      },
-    });
-    if (tty) io.stderr('\r\u001b[K');
-    const notes = score.parts.reduce((n, p) => n + p.measures.reduce((m, measure) => m + measure.voices.reduce((v, voice) => v + voice.events.filter((e) => e.kind === 'note').length, 0), 0), 0);
-    io.stdout(`recognised ${score.parts.length} part(s), ${score.parts[0]?.measures.length ?? 0} measures, ${notes} notes in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-    await mkdir(outDir, { recursive: true });
-    const name = basename(inputs[0]!, extname(inputs[0]!));
-    for (const format of formats) {
-      const writer = WRITERS[format]!;
-      const path = join(outDir, `${name}.${writer.ext}`);
-      await writeFile(path, writer.write({ score, firstPage, modelVersion: RECOGNITION_MODEL_VERSION }));
-      io.stdout(`wrote ${path}\n`);
-    }
-    return 0;
-  } catch (err) {
-    const error = OmrError.from(err);
-    io.stderr(`error ${error.code}: ${error.message}\n`);
-    return 1;
-  }
 }

@@ -30,6 +30,8 @@ export interface InputFile {
 export interface DecodePagesOptions {
   /** Resolution PDF pages are rendered at (default 300). */
   dpi?: number;
+  /** The pages wanted, as 0-based indices over all files (default every page); the others are never decoded. */
+  pages?: ReadonlySet<number>;
 }
 
 export interface DecodedPage {
@@ -37,6 +39,8 @@ export interface DecodedPage {
   file: number;
   /** Index of the page within its file, from 0. */
   page: number;
+  /** Index of the page over all files, from 0. */
+  index: number;
   raster: Raster;
 }
 
@@ -52,9 +56,16 @@ type PageFileType = Exclude<FileType, 'musicxml' | 'mxl'>;
 export async function* decodePages(files: readonly InputFile[], options: DecodePagesOptions = {}): AsyncGenerator<DecodedPage, void, undefined> {
   if (files.length === 0) throw new OmrError('INVALID_ARGUMENT', 'No files were given to recognise.');
   const types = files.map(pageFileType);
+  let index = 0;
   for (let file = 0; file < files.length; file++) {
     let page = 0;
-    for await (const raster of pagesOf(types[file]!, files[file]!, options)) yield { file, page: page++, raster };
+    const first = index;
+    const wanted = (page: number) => !options.pages || options.pages.has(first + page);
+    for await (const raster of pagesOf(types[file]!, files[file]!, options, wanted)) {
+      if (raster) yield { file, page, index, raster };
+      page++;
+      index++;
+    }
   }
 }
 
@@ -84,27 +95,32 @@ export async function countPages(input: InputFile): Promise<number> {
   }
 }
 
-/** The pages of one file, decoded as they are asked for. */
-async function* pagesOf(type: PageFileType, { filename, data }: InputFile, options: DecodePagesOptions): AsyncGenerator<Raster, void, undefined> {
+/** The pages of one file, decoded as they are asked for; undefined for each page not `wanted`, which is never decoded. */
+async function* pagesOf(
+  type: PageFileType,
+  { filename, data }: InputFile,
+  options: DecodePagesOptions,
+  wanted: (page: number) => boolean,
+): AsyncGenerator<Raster | undefined, void, undefined> {
   switch (type) {
     case 'png':
-      yield decodePng(data, { filename });
+      yield wanted(0) ? decodePng(data, { filename }) : undefined;
       return;
     case 'jpeg':
-      yield decodeJpeg(data, { filename });
+      yield wanted(0) ? decodeJpeg(data, { filename }) : undefined;
       return;
     case 'webp':
-      yield await decodeWebp(data, { filename });
+      yield wanted(0) ? await decodeWebp(data, { filename }) : undefined;
       return;
     case 'tiff': {
       const tiff = openTiff(data, { filename });
-      for (let page = 0; page < tiff.pageCount; page++) yield tiff.decodePage(page);
+      for (let page = 0; page < tiff.pageCount; page++) yield wanted(page) ? tiff.decodePage(page) : undefined;
       return;
     }
     case 'heic': {
       const heic = await openHeic(data, { filename });
       try {
-        for (let page = 0; page < heic.pageCount; page++) yield await heic.decodePage(page);
+        for (let page = 0; page < heic.pageCount; page++) yield wanted(page) ? await heic.decodePage(page) : undefined;
       } finally {
         heic.close();
       }
@@ -113,7 +129,7 @@ async function* pagesOf(type: PageFileType, { filename, data }: InputFile, optio
     case 'pdf': {
       const pdf = await openPdf(data, { filename });
       try {
-        for (let page = 0; page < pdf.pageCount; page++) yield await pdf.renderPage(page, { dpi: options.dpi });
+        for (let page = 0; page < pdf.pageCount; page++) yield wanted(page) ? await pdf.renderPage(page, { dpi: options.dpi }) : undefined;
       } finally {
         // Also when the consumer stops early or a page fails.
         await pdf.close();

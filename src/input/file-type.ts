@@ -79,6 +79,11 @@ const FORMATS = {
   zip: { name: 'a ZIP archive', extensions: ['zip'], mimeTypes: ['application/zip', 'application/x-zip-compressed'] },
 } satisfies Record<string, Format>;
 
+/** The filename extensions of the given accepted types, in that order (for help texts). */
+export function extensionsOf(types: readonly FileType[]): string[] {
+  return types.flatMap((type) => Object.values<Format>(FORMATS).find((f) => f.type === type)?.extensions ?? []);
+}
+
 /** MIME types that say nothing about the content: browsers send them for unknown extensions. */
 const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/unknown', 'application/binary']);
 

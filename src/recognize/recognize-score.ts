@@ -74,18 +74,24 @@ export interface RecognizeOptions {
   locales?: readonly string[];
   /** Read the text at all (default true); without it parts keep generic names and notes have no lyrics. */
   readText?: boolean;
+  /**
+   * The pages to recognise, as 0-based indices over all files (default every page); the others are
+   * not even decoded. Page numbers in progress and evidence stay those of the whole document.
+   */
+  pages?: readonly number[];
 }
 
 export async function recognizeScore(files: readonly InputFile[], options: RecognizeOptions = {}): Promise<Score> {
   const readings: SystemReading[] = [];
-  let index = 0;
+  let first = true;
   let empty: OmrError | undefined;
   // One OCR worker reads the whole job's text; it starts now, loading while the first page is decoded.
   const text: PageTextSink | undefined = options.readText === false ? undefined : { ocr: openOcr(options.locales?.length ? options.locales : ['en']), pages: [] as PageText[] };
   try {
-    for await (const { raster } of decodePages(files, { dpi: options.dpi ?? RECOGNITION_PDF_DPI })) {
-      if (index === 0) options.onFirstPage?.(raster);
-      const page = index++;
+    const pages = options.pages && new Set(options.pages);
+    for await (const { raster, index: page } of decodePages(files, { dpi: options.dpi ?? RECOGNITION_PDF_DPI, ...(pages ? { pages } : {}) })) {
+      if (first) options.onFirstPage?.(raster);
+      first = false;
       await options.beforePage?.(page);
       try {
         const { systems, turned } = await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text);

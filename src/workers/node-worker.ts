@@ -17,7 +17,13 @@ export function spawnNodeWorker(url: URL, options: WorkerOptions = {}): WorkerHa
 }
 
 export function nodeWorkerHandle(worker: Worker): WorkerHandle {
-  const handle = endingHandle(nodeEndpoint(worker as unknown as Parameters<typeof nodeEndpoint>[0]), () => worker.terminate());
+  const handle = endingHandle(
+    nodeEndpoint(worker as unknown as Parameters<typeof nodeEndpoint>[0]),
+    () => worker.terminate(),
+    (alive) => (alive ? worker.ref() : worker.unref()),
+  );
+  // Idle from the start: the pool keeps it alive while it runs a call (`pool.ts`).
+  worker.unref();
   // Listening for 'error' also keeps the worker's uncaught exception from becoming this thread's.
   // Running out of memory arrives here too, followed by 'exit'.
   worker.on('error', (err: Error & { code?: string }) => handle.end(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? err.message : `uncaught error: ${err.message}`));

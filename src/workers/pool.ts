@@ -37,6 +37,8 @@ export interface PoolMember {
   /** Sets the listener told that the member ended on its own (a worker crashed). */
   onEnd(listener: (reason: string) => void): void;
   terminate(): void | Promise<unknown>;
+  /** Whether the member keeps its host process running (`WorkerHandle.keepAlive`); absent where it never does. */
+  keepAlive?(alive: boolean): void;
 }
 
 interface QueuedCall {
@@ -91,6 +93,8 @@ export function createPool(size: number, spawn: () => PoolMember): RecognitionPo
 
   async function run(member: PoolMember, call: QueuedCall): Promise<void> {
     running.set(member, call);
+    // Working, the member keeps the process running until its answer arrives; idle, it lets a script end.
+    member.keepAlive?.(true);
     try {
       call.onStart?.();
       call.resolve(await call.run(member.calls));
@@ -102,6 +106,7 @@ export function createPool(size: number, spawn: () => PoolMember): RecognitionPo
     running.delete(member);
     idle.push(member);
     dispatch();
+    if (idle.includes(member)) member.keepAlive?.(false);
   }
 
   return {

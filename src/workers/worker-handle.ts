@@ -34,10 +34,21 @@ export interface WorkerHandle {
   onEnd(listener: (reason: string) => void): void;
   /** Ends the worker; the `onEnd` listener is not told. */
   terminate(): void | Promise<unknown>;
+  /**
+   * Whether the worker keeps its host process running (Node's `ref`/`unref`;
+   * absent where a worker never does, as in browsers). The pool keeps a worker
+   * only while it runs a call, so a script ends once its work is done, without
+   * calling `close()`.
+   */
+  keepAlive?(alive: boolean): void;
 }
 
 /** A handle whose `end` reaches the listener at most once, and never after `terminate`. */
-export function endingHandle(endpoint: MessageEndpoint, terminate: () => void | Promise<unknown>): WorkerHandle & { end(reason: string): void } {
+export function endingHandle(
+  endpoint: MessageEndpoint,
+  terminate: () => void | Promise<unknown>,
+  keepAlive?: (alive: boolean) => void,
+): WorkerHandle & { end(reason: string): void } {
   let listener: ((reason: string) => void) | undefined;
   let over = false;
   return {
@@ -52,5 +63,6 @@ export function endingHandle(endpoint: MessageEndpoint, terminate: () => void | 
       over = true;
       return terminate();
     },
+    ...(keepAlive ? { keepAlive } : {}),
   };
 }

@@ -84,6 +84,7 @@ function workerMember(handle: WorkerHandle): PoolMember {
     },
     onEnd: (listener) => handle.onEnd(listener),
     terminate: () => handle.terminate(),
+    ...(handle.keepAlive ? { keepAlive: (alive: boolean) => handle.keepAlive!(alive) } : {}),
   };
 }
 

@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
-import { corpusFiles } from '../support/corpus.js';
+import { extractMxlScore } from '../../src/import/mxl-container.js';
+import { CORPUS_DIR, corpusFiles } from '../support/corpus.js';
 import { runCli as run } from '../support/cli-run.js';
 import { noteContent } from '../support/note-content.js';
+import { validateMusicXmlFiles } from '../support/xsd.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const out = mkdtempSync(join(tmpdir(), 'scoresight-cli-'));
@@ -58,5 +60,75 @@ describe('scoresight convert', () => {
     });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('function function function');
+  });
+});
+
+describe('scoresight convert: what it reads', () => {
+  const LIEDER = join(CORPUS_DIR, 'lieder');
+  /** Small songs with slurs, hairpins, dynamics, articulations and words, all of them. */
+  const SONGS = [
+    'Cornelius,_Peter__6_Lieder,_Op.1__2_Veilchen__lc5054941.mxl',
+    'Satie,_Erik__4_Petites_melodies__1_Elegie__lc6988229.mxl',
+    'Brahms,_Johannes__6_Songs,_Op.7__5_Die_Trauernde__lc5098625.mxl',
+  ];
+  /** How many of each notation element class a MusicXML document holds. */
+  function notation(xml: string) {
+    const count = (re: RegExp, text = xml) => (text.match(re) ?? []).length;
+    const directions = xml.match(/<direction[\s>][\s\S]*?<\/direction>/g) ?? [];
+    return {
+      slurs: count(/<slur\b/g),
+      wedges: count(/<wedge\b/g),
+      dynamics: count(/<dynamics\b/g),
+      articulations: (xml.match(/<articulations>[\s\S]*?<\/articulations>/g) ?? []).reduce((n, a) => n + count(/<(?!\/|articulations)[a-z-]+/g, a), 0),
+      words: directions.filter((d) => /<words[^>]*>[^<]*\S[^<]*<\/words>/.test(d)).length,
+    };
+  }
+
+  it.each(SONGS)('keeps slurs, hairpins, dynamics, articulations and words of %s, and stays valid', async (song) => {
+    const input = join(LIEDER, song);
+    const r = await run('convert', input, '--out', out);
+    expect(r, r.stderr).toMatchObject({ code: 0, stderr: '' });
+    const written = join(out, song.replace(/\.mxl$/, '.musicxml'));
+    const before = notation(new TextDecoder().decode(extractMxlScore(readFileSync(input))));
+    expect(Object.values(before).every((n) => n > 0)).toBe(true);
+    expect(notation(readFileSync(written, 'utf8'))).toEqual(before);
+    expect(validateMusicXmlFiles([written])).toEqual([]);
+  });
+
+  it('reads MIDI (which it used to refuse as "not well-formed XML") and writes its notes back', async () => {
+    const song = join(LIEDER, SONGS[0]!);
+    const name = SONGS[0]!.replace(/\.mxl$/, '');
+    expect((await run('convert', song, '--out', join(out, 'midi'), '--formats', 'midi')).code).toBe(0);
+    const midi = join(out, 'midi', `${name}.mid`);
+    const r = await run('convert', midi, '--out', join(out, 'again'), '--formats', 'musicxml,midi');
+    expect(r, r.stderr).toMatchObject({ code: 0, stderr: '' });
+    const notes = (path: string) => new Midi(readFileSync(path)).tracks.reduce((n, t) => n + t.notes.length, 0);
+    expect(notes(join(out, 'again', `${name}.mid`))).toBe(notes(midi));
+    expect(validateMusicXmlFiles([join(out, 'again', `${name}.musicxml`)])).toEqual([]);
+  });
+
+  it('names the formats it reads when given something else', async () => {
+    const text = join(out, 'notes.txt');
+    writeFileSync(text, 'just some words');
+    const r = await run('convert', text, '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error UNSUPPORTED_FILE_TYPE: "notes\.txt" is a \.txt file\. convert reads MusicXML \(\.musicxml, \.xml\), compressed MusicXML \(\.mxl\), MIDI \(\.mid, \.midi, \.smf\) and MEI \(\.mei\)\.\n$/);
+    const page = await run('convert', join(ROOT, 'test/fixtures/recognition/melody.pdf'), '--out', out);
+    expect(page.stderr).toMatch(/^error UNSUPPORTED_FILE_TYPE: "melody\.pdf" is a page \(PDF\), not a score\. .*scoresight recognize/);
+    const brokenMidi = join(out, 'broken.mid');
+    writeFileSync(brokenMidi, 'not midi at all');
+    expect((await run('convert', brokenMidi, '--out', out)).stderr).toMatch(/^error CORRUPTED_FILE: .*MIDI/);
+  });
+
+  it('reads an MEI score', async () => {
+    const mei = join(out, 'tune.mei');
+    writeFileSync(
+      mei,
+      `<?xml version="1.0"?><mei xmlns="http://www.music-encoding.org/ns/mei" meiversion="5.0"><music><body><mdiv><score><scoreDef><staffGrp><staffDef n="1" lines="5" clef.shape="G" clef.line="2" meter.count="4" meter.unit="4"/></staffGrp></scoreDef><section><measure n="1"><staff n="1"><layer n="1"><note pname="c" oct="4" dur="2"/><note pname="e" oct="4" dur="2"/></layer></staff></measure></section></score></mdiv></body></music></mei>`,
+    );
+    const r = await run('convert', mei, '--out', join(out, 'mei'));
+    expect(r, r.stderr).toMatchObject({ code: 0, stderr: '' });
+    const score = readMusicXml(readFileSync(join(out, 'mei', 'tune.musicxml')));
+    expect(score.parts[0]!.measures[0]!.voices[0]!.events.filter((e) => e.kind === 'note')).toHaveLength(2);
   });
 });

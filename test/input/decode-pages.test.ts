@@ -129,3 +129,21 @@ describe('decodePages', () => {
     expect(error.message).toMatch(/^"broken\.png" is not a readable PNG file/);
   });
 });
+
+describe('decodePages: only the pages wanted', () => {
+  it('yields the pages asked for, numbered over all files, and never decodes the others', async () => {
+    // A PNG signature over garbage: decoding it would fail with CORRUPTED_FILE.
+    const broken: InputFile = { filename: 'broken.png', data: new Uint8Array([...png.data.subarray(0, 8), ...new Uint8Array(40).fill(1)]) };
+    const got: { file: number; page: number; index: number; size: string }[] = [];
+    for await (const p of decodePages([png, broken, pdf, tiff], { dpi: 72, pages: new Set([0, 3, 5, 9]) })) {
+      got.push({ file: p.file, page: p.page, index: p.index, size: `${p.raster.width}×${p.raster.height}` });
+    }
+    expect(got).toEqual([
+      { file: 0, page: 0, index: 0, size: '3×2' },
+      { file: 2, page: 1, index: 3, size: '36×72' },
+      { file: 3, page: 0, index: 5, size: '160×96' },
+      { file: 3, page: 4, index: 9, size: '128×80' },
+    ]);
+    await expect(collect([png, broken])).rejects.toMatchObject({ code: 'CORRUPTED_FILE' });
+  });
+});

@@ -1,0 +1,34 @@
+/** The inference threads ScoreSight uses unless told otherwise. */
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { defaultThreads, env, MAX_DEFAULT_THREADS } from '../src/env.js';
+
+describe('env.threads', () => {
+  it('defaults in Node to the cores available, capped', () => {
+    expect(env.threads).toBe(Math.min(MAX_DEFAULT_THREADS, availableParallelism()));
+    expect(defaultThreads({ availableParallelism: () => 1 })).toBe(1);
+    expect(defaultThreads({ availableParallelism: () => 3 })).toBe(3);
+    expect(defaultThreads({ availableParallelism: () => 64 })).toBe(MAX_DEFAULT_THREADS);
+  });
+
+  it('defaults in browsers to navigator.hardwareConcurrency on a cross-origin isolated page, else 1', () => {
+    expect(defaultThreads({ hardwareConcurrency: 2, crossOriginIsolated: true })).toBe(2);
+    expect(defaultThreads({ hardwareConcurrency: 16, crossOriginIsolated: true })).toBe(MAX_DEFAULT_THREADS);
+    expect(defaultThreads({ hardwareConcurrency: 16, crossOriginIsolated: false })).toBe(1);
+    // Browsers that hide the core count.
+    expect(defaultThreads({ hardwareConcurrency: undefined, crossOriginIsolated: true })).toBe(1);
+  });
+
+  it('is a setting the host can still override before recognising', async () => {
+    const before = env.threads;
+    try {
+      env.threads = MAX_DEFAULT_THREADS + 1;
+      const ort = await import('onnxruntime-web');
+      const { onnxModel } = await import('../src/symbols/onnx-model.js');
+      await onnxModel('nonexistent-model.onnx').catch(() => undefined);
+      expect(ort.env.wasm.numThreads).toBe(MAX_DEFAULT_THREADS + 1);
+    } finally {
+      env.threads = before;
+    }
+  });
+});
