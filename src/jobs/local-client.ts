@@ -166,6 +166,8 @@ class LocalEngine implements ScoreSightClient {
   /** Cancels asked for while a page was being recognised: honoured at the next page. */
   private readonly cancels = new Set<string>();
   private readonly idempotency = new Map<string, string>();
+  /** Creations under way, by idempotency key: a repeat sent meanwhile waits for the same job. */
+  private readonly creating = new Map<string, Promise<Job>>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
@@ -221,23 +223,42 @@ class LocalEngine implements ScoreSightClient {
   async createJob(body: CreateJobBody = {}): Promise<Job> {
     this.assertOpen();
     validateCreateBody(body);
-    if (body.idempotencyKey !== undefined) {
-      const existing = this.idempotency.get(body.idempotencyKey);
-      if (existing) return this.view(existing);
+    const key = body.idempotencyKey;
+    if (key === undefined) return this.createNewJob(body);
+    const existing = this.idempotency.get(key);
+    if (existing) return this.view(existing);
+    // The same request sent again while the first is still being created joins it: one job, one charge.
+    const pending = this.creating.get(key);
+    if (pending) return this.view((await pending).id);
+    const creation = this.createNewJob(body);
+    this.creating.set(key, creation);
+    try {
+      return await creation;
+    } finally {
+      this.creating.delete(key);
     }
+  }
+
+  private async createNewJob(body: CreateJobBody): Promise<Job> {
     if (body.autoStart && !body.files?.length) {
       throw new OmrError('OMR_JOB_NO_FILES', 'autoStart needs files: send them in the same request, or create a draft and add them.');
     }
     // Files are read and checked before anything is stored: a bad file creates no job.
     const files = await Promise.all((body.files ?? []).map((file, i) => this.readFile(file, `files[${i}]`)));
-    const job = await this.insertJob(body, files);
-    return body.autoStart ? this.startJob(job.id) : job;
+    const job = await this.insertJob(body, files, {}, body.autoStart === true);
+    if (job.status === 'processing') this.enqueue(job.id);
+    return structuredClone(job);
   }
 
-  /** Stores a new draft job with files already read. */
-  private async insertJob(body: CreateJobBody, files: readonly ReadFile[], extra: Partial<JobRecord> = {}): Promise<Job> {
+  /**
+   * Stores a new job with files already read: a draft, or with `start` a
+   * job already started and charged. Credits are charged before anything
+   * is written, so a refused start (402) leaves no draft, no files and no
+   * idempotency key behind; the caller queues a started job.
+   */
+  private async insertJob(body: CreateJobBody, files: readonly ReadFile[], extra: Partial<JobRecord> = {}, start = false): Promise<Job> {
     const id = newId('job');
-    const state = createJobState({
+    let state = createJobState({
       id,
       now: this.now(),
       output: body.output,
@@ -245,17 +266,27 @@ class LocalEngine implements ScoreSightClient {
       locales: body.locales,
       retentionDays: this.retentionDays,
     });
-    if (pagesOf(files) > this.maxPages) throw this.tooManyPages(pagesOf(files));
-    for (const [index, file] of files.entries()) await this.store.put('blobs', fileKey(id, index), file.data);
-    await this.jobs.insert({
-      job: state.job,
-      seq: this.jobs.seq(),
-      files: files.map(({ data: _data, ...meta }) => meta),
-      charged: 0,
-      ...(body.idempotencyKey !== undefined ? { idempotencyKey: body.idempotencyKey } : {}),
-      ...(body.collection !== undefined ? { collection: body.collection } : {}),
-      ...extra,
-    });
+    const pages = pagesOf(files);
+    if (pages > this.maxPages) throw this.tooManyPages(pages);
+    if (start) state = transition(state, { type: 'start', pages });
+    if (state.charged) await this.ledger.charge(state.charged);
+    try {
+      for (const [index, file] of files.entries()) await this.store.put('blobs', fileKey(id, index), file.data);
+      await this.jobs.insert({
+        job: state.job,
+        seq: this.jobs.seq(),
+        files: files.map(({ data: _data, ...meta }) => meta),
+        charged: state.charged,
+        ...(body.idempotencyKey !== undefined ? { idempotencyKey: body.idempotencyKey } : {}),
+        ...(body.collection !== undefined ? { collection: body.collection } : {}),
+        ...extra,
+      });
+    } catch (err) {
+      // Nothing of a job that could not be stored may stay: not its files, not its charge.
+      for (const index of files.keys()) await this.store.delete('blobs', fileKey(id, index)).catch(() => {});
+      if (state.charged) await this.ledger.refund(state.charged);
+      throw err;
+    }
     if (body.idempotencyKey !== undefined) this.idempotency.set(body.idempotencyKey, id);
     return state.job;
   }
@@ -434,9 +465,10 @@ class LocalEngine implements ScoreSightClient {
     const file = { filename: filename || 'import.pdf', data, mimeType: MIME_TYPES.pdf, size: data.length };
     const pages = await countPages(file);
     const taskId = newId('task');
-    const job = await this.insertJob({ output: 'library' }, [{ ...file, pages }], { task: taskId, ...(body.title !== undefined ? { title: body.title } : {}) });
+    // Started as it is stored, so a refused charge (402) leaves neither a draft nor a task behind.
+    const job = await this.insertJob({ output: 'library' }, [{ ...file, pages }], { task: taskId, ...(body.title !== undefined ? { title: body.title } : {}) }, true);
     await this.store.put('tasks', taskId, { task: { id: taskId, type: 'import-omr', state: 'created', progress: { percent: 0 }, creationDate: job.creationDate }, job: job.id });
-    await this.startJob(job.id);
+    this.enqueue(job.id);
     return { status: 202, task: await this.getTask(taskId) };
   }
 

@@ -1,0 +1,105 @@
+/**
+ * The job engine under the conditions a probe found it failing in: requests
+ * repeated at once, restarts (graceful and not), refused starts, drafts past
+ * retention, a cancel racing the finishing stages, and accounts sharing one
+ * recognition pool.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, type LocalClient, type LocalClientOptions } from '../../src/jobs/local-client.js';
+import type { Job } from '../../src/jobs/types.js';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
+import type { Store } from '../../src/storage/store.js';
+import { buildPdf } from '../support/pdf-build.js';
+import { createFakePool, pngPage, type FakePool, type FakePoolOptions } from '../support/fake-pool.js';
+import { rejection } from '../support/rejection.js';
+
+const DAY = 86_400_000;
+
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const item of opened.splice(0).reverse()) await item.close();
+});
+
+function client(options: LocalClientOptions & { pool: FakePool }): LocalClient {
+  const created = createClient({ store: createMemoryStore(), sweepIntervalMs: 0, ...options });
+  opened.push(created);
+  return created;
+}
+
+function pool(options: FakePoolOptions = {}): FakePool {
+  const created = createFakePool(options);
+  opened.push(created);
+  return created;
+}
+
+/** A memory store that outlives the clients opening it, as a directory outlives a process. */
+function durableStore(): Store {
+  const store = createMemoryStore();
+  return { ...store, close: async () => {} };
+}
+
+/** Long-polls until the job satisfies `done`. */
+async function until(c: LocalClient, id: string, done: (job: Job) => boolean): Promise<Job> {
+  for (let i = 0; i < 200; i++) {
+    const job = await c.getJob(id, { wait: 1 });
+    if (done(job)) return job;
+  }
+  throw new Error(`job ${id} never got there`);
+}
+
+const settled = (job: Job) => ['done', 'error', 'canceled', 'awaitingInput'].includes(job.status);
+
+describe('idempotency keys under concurrency', () => {
+  it('ten concurrent autoStart creations with one key make one job and one charge', async () => {
+    const c = client({ pool: pool({ hold: ['*#0'] }), credits: 20 });
+    const body = { output: 'musicxml' as const, idempotencyKey: 'same', autoStart: true, files: [pngPage('p.png')] };
+    const jobs = await Promise.all(Array.from({ length: 10 }, () => c.createJob(body)));
+    expect(new Set(jobs.map((j) => j.id)).size).toBe(1);
+    expect(jobs.every((j) => j.status === 'processing')).toBe(true);
+    expect((await c.listJobs()).jobs).toHaveLength(1);
+    expect((await c.getCapabilities()).remainingCredits).toBe(19);
+  });
+
+  it('ten concurrent draft creations with one key make one draft; other keys are not held up', async () => {
+    const c = client({ pool: pool() });
+    const jobs = await Promise.all([
+      ...Array.from({ length: 10 }, () => c.createJob({ idempotencyKey: 'k' })),
+      c.createJob({ idempotencyKey: 'other' }),
+    ]);
+    expect(new Set(jobs.slice(0, 10).map((j) => j.id)).size).toBe(1);
+    expect(jobs[10]!.id).not.toBe(jobs[0]!.id);
+    expect((await c.listJobs()).jobs).toHaveLength(2);
+  });
+});
+
+describe('a refused autoStart', () => {
+  it('402 leaves no draft and no key behind; the same key later creates the job once credits allow', async () => {
+    const c = client({ pool: pool(), credits: 1 });
+    const body = { output: 'musicxml' as const, idempotencyKey: 'paid', autoStart: true, files: [pngPage('a.png'), pngPage('b.png')] };
+    expect(await rejection(c.createJob(body))).toMatchObject({ code: 'OMR_INSUFFICIENT_CREDITS', status: 402 });
+    expect(await rejection(c.createJob(body))).toMatchObject({ code: 'OMR_INSUFFICIENT_CREDITS', status: 402 });
+    expect((await c.listJobs()).jobs).toEqual([]);
+    expect((await c.getCapabilities()).remainingCredits).toBe(1);
+    const affordable = await c.createJob({ ...body, files: [pngPage('a.png')] });
+    expect(affordable.status).toBe('processing');
+    expect((await until(c, affordable.id, settled)).status).toBe('done');
+  });
+
+  it('concurrent repeats of a refused request are all refused, and nothing is stored', async () => {
+    const c = client({ pool: pool(), credits: 1 });
+    const body = { idempotencyKey: 'k', autoStart: true, files: [pngPage('a.png'), pngPage('b.png')] };
+    const answers = await Promise.allSettled(Array.from({ length: 5 }, () => c.createJob(body)));
+    expect(answers.map((a) => a.status)).toEqual(Array(5).fill('rejected'));
+    expect((await c.listJobs()).jobs).toEqual([]);
+  });
+
+  it('a PDF import refused for credits leaves no job and no task', async () => {
+    const store = durableStore();
+    const c = client({ pool: pool(), credits: 0, store });
+    const pdf = buildPdf([{ width: 100, height: 100 }]);
+    expect(await rejection(c.importScore({ filename: 'x.pdf', data: pdf, supportsTasks: true }))).toMatchObject({ code: 'OMR_INSUFFICIENT_CREDITS' });
+    expect(await store.keys('jobs')).toEqual([]);
+    expect(await store.keys('tasks')).toEqual([]);
+    expect(await store.keys('blobs')).toEqual([]);
+  });
+});
