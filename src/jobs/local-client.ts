@@ -68,7 +68,7 @@ export interface LocalClientOptions {
   dpi?: number;
 }
 
-/** How often a job may be found running after a restart before it is failed rather than retried. */
+/** How often a job may be found reading a page after a restart (a crash) before it is failed rather than retried. */
 const MAX_ATTEMPTS = 3;
 const MAX_WAIT_SECONDS = 25;
 const DEFAULT_LIST_LIMIT = 20;
@@ -507,8 +507,9 @@ class LocalEngine implements ScoreSightClient {
     clearInterval(this.sweepTimer);
     this.jobs.wakeAll();
     if (this.ownsPool) await this.pool.close();
-    // Running jobs stay `processing` in the store and resume when a client opens it again.
-    await Promise.allSettled([...this.running].map((id) => this.jobs.update(id, (r) => r)));
+    // Running jobs stay `processing` in the store and resume when a client opens it again. A page
+    // being read is given up here, on purpose: stored as queued, it is no interruption to count.
+    await Promise.allSettled([...this.running].map((id) => this.jobs.update(id, (r) => (isRecognizing(r.job) ? this.machine(r, { type: 'requeue' }) : r))));
     await this.store.close();
   }
 
@@ -609,15 +610,22 @@ class LocalEngine implements ScoreSightClient {
     }
   }
 
-  /** Resumes a job found `processing` when the client opens. */
+  /**
+   * Resumes a job found `processing` when the client opens. Only a job
+   * stored while a page was being read was cut short by a crash, and counts
+   * as an interruption; a queued job, or one a graceful close stopped (it
+   * stores its jobs as queued), just takes its place again.
+   */
   private async resume(record: JobRecord): Promise<void> {
     const id = record.job.id;
-    const attempts = (record.attempts ?? 0) + 1;
-    if (attempts > MAX_ATTEMPTS) {
-      await this.apply(id, { type: 'fail', code: 'WORKER_CRASHED', message: `Job ${id} was interrupted ${MAX_ATTEMPTS} times while running and was stopped.` });
-      return;
+    if (isRecognizing(record.job)) {
+      const attempts = (record.attempts ?? 0) + 1;
+      if (attempts > MAX_ATTEMPTS) {
+        await this.apply(id, { type: 'fail', code: 'WORKER_CRASHED', message: `Job ${id} was interrupted ${attempts} times while a page was being read, and was stopped.` });
+        return;
+      }
+      await this.jobs.update(id, (r) => ({ ...r, attempts }));
     }
-    await this.jobs.update(id, (r) => ({ ...r, attempts }));
     const finishing = record.job.progress?.key === 'OMR_ASSEMBLING' || record.job.progress?.key === 'OMR_CREATING_SCORE';
     if (finishing && (await this.store.get('results', id))) {
       void this.finish(id);
@@ -627,8 +635,9 @@ class LocalEngine implements ScoreSightClient {
     this.enqueue(id);
   }
 
+  /** Live progress; none once the client is closing, so a page given up by `close` stays queued in the store. */
   private async progress(jobId: string, progress: JobProgress): Promise<void> {
-    await this.jobs.update(jobId, (r) => (r.job.status === 'processing' ? { ...r, ...transition(r, { type: 'progress', progress }) } : r));
+    await this.jobs.update(jobId, (r) => (r.job.status === 'processing' && !this.closed ? { ...r, ...transition(r, { type: 'progress', progress }) } : r));
   }
 
   private async apply(jobId: string, event: JobEvent): Promise<JobRecord> {

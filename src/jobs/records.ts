@@ -26,7 +26,7 @@ export interface JobRecord {
   charged: number;
   /** `mainLanguage` from the details submission. */
   mainLanguage?: string;
-  /** Times the job was found running when a client opened the store (interrupted runs). */
+  /** Times the job was found reading a page when a client opened the store: runs a crash cut short. */
   attempts?: number;
   /** The import task this job runs (hidden from the job list). */
   task?: string;

@@ -103,3 +103,57 @@ describe('a refused autoStart', () => {
     expect(await store.keys('blobs')).toEqual([]);
   });
 });
+
+describe('restarts', () => {
+  /** Opens a client on `store` whose pool holds every run at its first page. */
+  async function openHeld(store: Store, options: LocalClientOptions = {}) {
+    const held = createFakePool({ hold: ['*#0'] });
+    const c = createClient({ store, pool: held, sweepIntervalMs: 0, maxParallelJobs: 1, credits: 10, ...options });
+    await c.ready;
+    return { client: c, pool: held };
+  }
+
+  it('graceful restarts count no interruption: a running job and queued ones survive any number of them', async () => {
+    const store = durableStore();
+    let { client: c, pool: p } = await openHeld(store);
+    const ids: string[] = [];
+    for (const name of ['run.png', 'q1.png', 'q2.png']) ids.push((await c.createJob({ output: 'musicxml', files: [pngPage(name)], autoStart: true })).id);
+    await p.reached('run.png#0');
+    for (let restart = 0; restart < 5; restart++) {
+      await c.close();
+      await p.close();
+      ({ client: c, pool: p } = await openHeld(store));
+      for (const id of ids) expect((await c.getJob(id)).status).toBe('processing');
+      await p.reached('run.png#0');
+    }
+    await c.close();
+    await p.close();
+    const last = client({ store, pool: pool(), credits: 10 });
+    for (const id of ids) expect((await until(last, id, settled)).status).toBe('done');
+    expect((await last.getCapabilities()).remainingCredits).toBe(7);
+  });
+
+  it('a crash while a page is read counts; after a fourth such crash the job fails, credits back; queued jobs never do', async () => {
+    const store = durableStore();
+    let c: LocalClient | undefined;
+    const abandoned: LocalClient[] = [];
+    const ids: string[] = [];
+    for (let crash = 0; crash <= 4; crash++) {
+      const opened = await openHeld(store);
+      c = opened.client;
+      if (crash === 0) {
+        for (const name of ['run.png', 'q1.png', 'q2.png']) ids.push((await c.createJob({ output: 'musicxml', files: [pngPage(name)], autoStart: true })).id);
+      }
+      if (crash === 4) break;
+      await opened.pool.reached('run.png#0');
+      await until(c, ids[0]!, (j) => j.progress?.key === 'OMR_DETECTING_STAVES');
+      // A crash: the process is gone without closing anything; the next one opens the same store.
+      abandoned.push(c);
+    }
+    expect(await c!.getJob(ids[0]!)).toMatchObject({ status: 'error', errorCode: 'WORKER_CRASHED', errorMessage: expect.stringContaining('4 times') });
+    expect((await c!.getJob(ids[1]!)).status).toBe('processing');
+    expect((await c!.getJob(ids[2]!)).status).toBe('processing');
+    expect((await c!.getCapabilities()).remainingCredits).toBe(8);
+    opened.push(c!, ...abandoned);
+  });
+});
