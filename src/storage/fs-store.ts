@@ -5,6 +5,8 @@
  *
  * A directory belongs to one process at a time: writes to a key are ordered
  * in memory, and opening the store removes temporary files it finds.
+ * Records that no longer parse are moved to `quarantine/<collection>/`
+ * beside the collections, never deleted.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
@@ -16,16 +18,20 @@ import { COLLECTIONS, type Collection, type Store } from './store.js';
 export interface FileStoreOptions {
   /**
    * Told about a record that no longer parses (say, a file truncated by a
-   * crash under an older version). The record then reads as missing instead
-   * of failing the whole listing; writing the key again replaces it.
+   * crash under an older version), once it was moved to `quarantine` (the
+   * path it now has). The record then reads as missing instead of failing
+   * the whole listing; writing the key again starts it afresh. Default: a
+   * warning on the console.
    */
-  onCorrupt?: (collection: Collection, key: string, error: unknown) => void;
+  onCorrupt?: (collection: Collection, key: string, error: unknown, quarantine: string) => void;
 }
 
 const TEMP_SUFFIX = '.tmp';
+/** The folder, beside the collections, that damaged records are moved to. */
+export const QUARANTINE_DIRECTORY = 'quarantine';
 
 export async function createFileStore(directory: string, options: FileStoreOptions = {}): Promise<Store> {
-  const onCorrupt = options.onCorrupt ?? (() => {});
+  const onCorrupt = options.onCorrupt ?? warnCorrupt;
   const root = path.resolve(directory);
   // The last write (or delete) started on each file; later ones chain onto it
   // so they land in call order, as they do in IndexedDB, and reads wait for it.
@@ -73,9 +79,28 @@ export async function createFileStore(directory: string, options: FileStoreOptio
     try {
       return JSON.parse(bytes.toString('utf8')) as StoreSchema[C];
     } catch (error) {
-      onCorrupt(collection, key, error);
+      let moved: string | undefined;
+      await serialize(file, async () => {
+        moved = await moveAside(collection, key);
+      });
+      if (moved) onCorrupt(collection, key, error, moved);
       return undefined;
     }
+  }
+
+  /** Moves a record's file under `quarantine/`, stamped so no earlier one is overwritten; its new path, or undefined if it was gone. */
+  async function moveAside(collection: Collection, key: string): Promise<string | undefined> {
+    const ext = extension(collection);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const target = path.join(root, QUARANTINE_DIRECTORY, collection, `${keyToPath(key, ext).slice(0, -ext.length)}.${stamp}${ext}`);
+    await mkdir(path.dirname(target), { recursive: true });
+    try {
+      await rename(fileOf(collection, key), target);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    return target;
   }
 
   async function list(collection: Collection): Promise<string[]> {
@@ -145,6 +170,11 @@ export async function createFileStore(directory: string, options: FileStoreOptio
       return values;
     },
 
+    async quarantine(collection, key) {
+      ensureOpen();
+      await serialize(fileOf(collection, key), async () => void (await moveAside(collection, key)));
+    },
+
     async close() {
       if (closed) return;
       closed = true;
@@ -196,6 +226,10 @@ function pathToKey(file: string, ext: string): string | undefined {
     String.fromCharCode(parseInt(wide ?? narrow!, 16)),
   );
   return keyToPath(key, ext) === file ? key : undefined;
+}
+
+function warnCorrupt(collection: Collection, key: string, error: unknown, quarantine: string): void {
+  console.warn(`scoresight store: the ${collection} record ${JSON.stringify(key)} could not be read (${(error as Error)?.message ?? error}); it was moved to ${quarantine}.`);
 }
 
 function isMissing(error: unknown): boolean {
