@@ -20,7 +20,7 @@ import type { Score } from '../score/model.js';
 import type { Store } from '../storage/store.js';
 import { createMemoryStore } from '../storage/memory-store.js';
 import type { ScoreSightClient } from './client.js';
-import { createLedger, type CreditLedger } from './credits.js';
+import { openLedger, type CreditLedger } from './credits.js';
 import { applyDetails, detectDetails, isResolved, validateSubmission } from './details.js';
 import { availableFormats, writeExport } from './exports.js';
 import { MAX_FILE_SIZE, fileBytes } from './file-input.js';
@@ -66,6 +66,18 @@ export interface LocalClientOptions {
   sweepIntervalMs?: number;
   /** Resolution PDF pages are rendered at for recognition. */
   dpi?: number;
+  /**
+   * Told about what the engine repaired or could not do on its own: a
+   * damaged record moved to the store's quarantine (`DAMAGED_RECORD`), a
+   * credit balance rebuilt from the jobs (`CREDITS_REBUILT`), a store that
+   * failed (`STORAGE_FAILED`). Default: a warning on the console.
+   */
+  onWarning?: (warning: EngineWarning) => void;
+}
+
+export interface EngineWarning {
+  code: 'DAMAGED_RECORD' | 'CREDITS_REBUILT' | 'STORAGE_FAILED' | (string & {});
+  message: string;
 }
 
 /** How often a job may be found reading a page after a restart (a crash) before it is failed rather than retried. */
@@ -156,7 +168,8 @@ async function defaultPool(): Promise<RecognitionPool> {
 class LocalEngine implements ScoreSightClient {
   private readonly jobs: JobTable;
   private readonly library: ScoreLibrary;
-  private readonly ledger: CreditLedger;
+  /** Opened with the jobs, since a damaged balance is rebuilt from them. */
+  private ledger!: CreditLedger;
   private readonly maxParallel: number;
   private readonly maxPages: number;
   private readonly retentionDays: number;
@@ -180,21 +193,29 @@ class LocalEngine implements ScoreSightClient {
     this.jobs = new JobTable(store);
     this.clock = options.now ?? (() => new Date());
     this.library = new ScoreLibrary(store, newId, () => this.now());
-    this.ledger = createLedger(store, options.credits);
     this.maxParallel = options.maxParallelJobs ?? 10;
     this.maxPages = options.maxPages ?? 200;
     this.retentionDays = options.retentionDays ?? 30;
   }
 
+  /** Loads the jobs and resumes them. One damaged record or failing job is reported and set aside, never a reason not to open. */
   async open(): Promise<void> {
-    await this.jobs.load();
+    const damaged = await this.jobs.load();
+    for (const { id, problem } of damaged) await this.setAside(id, problem);
+    this.ledger = await openLedger(this.store, this.options.credits, {
+      held: this.jobs.all().reduce((sum, record) => sum + record.charged, 0),
+      jobsDamaged: damaged.length > 0,
+      warn: (code, message) => this.warn(code, message),
+    });
     for (const record of this.jobs.all()) {
       if (record.idempotencyKey) this.idempotency.set(record.idempotencyKey, record.job.id);
     }
     // Jobs interrupted by a crash or a closed tab: in creation order, so they keep their places.
     const interrupted = this.jobs.all().filter((r) => r.job.status === 'processing').sort((a, b) => a.seq - b.seq);
-    for (const record of interrupted) await this.resume(record);
-    await this.sweepRetention();
+    for (const record of interrupted) {
+      await this.resume(record).catch((err) => this.warn(OmrError.from(err).code, `Job ${record.job.id} could not be resumed: ${OmrError.from(err).message}`));
+    }
+    await this.sweepRetention().catch((err) => this.warn(OmrError.from(err).code, `Erasing expired jobs failed: ${OmrError.from(err).message}`));
     const interval = this.options.sweepIntervalMs ?? 3_600_000;
     if (interval > 0) {
       this.sweepTimer = setInterval(() => void this.sweepRetention().catch(() => {}), interval);
@@ -702,6 +723,21 @@ class LocalEngine implements ScoreSightClient {
     await this.store.delete('results', id);
   }
 
+  /**
+   * A job whose record was damaged: its files and result follow the record
+   * into the store's quarantine, kept for a person to look at instead of
+   * lingering unreachable; the ledger refunds what it held.
+   */
+  private async setAside(jobId: string, problem: string): Promise<void> {
+    for (const key of await this.store.keys('blobs', `${jobId}:`)) await this.store.quarantine('blobs', key);
+    await this.store.quarantine('results', jobId);
+    this.warn('DAMAGED_RECORD', `The record of job ${jobId} was damaged (${problem}); it was moved to the store's quarantine with its files and result, and the job no longer lists.`);
+  }
+
+  private warn(code: string, message: string): void {
+    (this.options.onWarning ?? warnOnConsole)({ code, message });
+  }
+
   private view(jobId: string): Job {
     return structuredClone(this.jobs.get(jobId).job);
   }
@@ -717,6 +753,10 @@ class LocalEngine implements ScoreSightClient {
   private assertOpen(): void {
     if (this.closed) throw new OmrError('INTERNAL_ERROR', 'This client is closed; create a new one.', { status: 503 });
   }
+}
+
+function warnOnConsole(warning: EngineWarning): void {
+  console.warn(`scoresight: ${warning.code}: ${warning.message}`);
 }
 
 /** An uploaded file, read and checked: its bytes and what the job record keeps of it. */
