@@ -94,7 +94,11 @@ export type LocalClient = ScoreSightClient & {
    * show uncertain places. Local only: the service has no such endpoint.
    */
   getJobResult(jobId: string): Promise<JobScoreResult>;
-  /** Settles once stored jobs are loaded and interrupted ones resumed; rejects if the store cannot open. */
+  /**
+   * Settles once stored jobs are loaded and interrupted ones resumed. A
+   * store that fails with `STORAGE_FAILED` still lets it resolve: calls then
+   * answer that error until the store works again. Rejects on other failures.
+   */
   readonly ready: Promise<void>;
 };
 
@@ -144,10 +148,18 @@ export function createClient(options: LocalClientOptions = {}): LocalClient {
   const client: Record<string, unknown> = {
     ready,
     sweepRetention: async () => (await engine).sweepRetention(),
-    getJobResult: async (jobId: string) => (await engine).getJobResult(jobId),
+    getJobResult: async (jobId: string) => {
+      const opened = await engine;
+      await opened.available();
+      return opened.getJobResult(jobId);
+    },
   };
   for (const name of CLIENT_METHODS) {
-    client[name] = async (...args: unknown[]) => ((await engine)[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+    client[name] = async (...args: unknown[]) => {
+      const opened = await engine;
+      if (name !== 'close') await opened.available();
+      return (opened[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+    };
   }
   return client as unknown as LocalClient;
 }
@@ -182,6 +194,10 @@ class LocalEngine implements ScoreSightClient {
   /** Creations under way, by idempotency key: a repeat sent meanwhile waits for the same job. */
   private readonly creating = new Map<string, Promise<Job>>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  /** Why the store could not be loaded, while it cannot; calls answer it. */
+  private unavailable: OmrError | undefined;
+  /** A retry of loading under way, shared by the calls that wait for it. */
+  private loading: Promise<void> | undefined;
   private closed = false;
 
   constructor(
@@ -198,10 +214,47 @@ class LocalEngine implements ScoreSightClient {
     this.retentionDays = options.retentionDays ?? 30;
   }
 
-  /** Loads the jobs and resumes them. One damaged record or failing job is reported and set aside, never a reason not to open. */
+  /**
+   * Opens the engine. A store that fails (`STORAGE_FAILED`: an unreadable
+   * directory) does not fail it: the engine opens unavailable, each call
+   * tries the store again and answers that error until it works, so one
+   * account's broken storage never keeps a server from serving the others.
+   */
   async open(): Promise<void> {
+    await this.tryLoad();
+    const interval = this.options.sweepIntervalMs ?? 3_600_000;
+    if (interval > 0) {
+      this.sweepTimer = setInterval(() => void this.sweepRetention().catch(() => {}), interval);
+      (this.sweepTimer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** Waits until the store has loaded, trying it again if it failed before; rejects with its `STORAGE_FAILED` while it still fails. */
+  async available(): Promise<void> {
+    if (!this.unavailable) return;
+    this.loading ??= this.tryLoad().finally(() => (this.loading = undefined));
+    await this.loading;
+    if (this.unavailable) throw this.unavailable;
+  }
+
+  private async tryLoad(): Promise<void> {
+    try {
+      await this.load();
+      this.unavailable = undefined;
+    } catch (err) {
+      const error = OmrError.from(err);
+      if (error.code !== 'STORAGE_FAILED') throw error;
+      if (!this.unavailable) this.warn('STORAGE_FAILED', `${error.message} Until it works, every call answers STORAGE_FAILED.`);
+      this.unavailable = error;
+    }
+  }
+
+  /** Loads the jobs and resumes them. One damaged record or failing job is reported and set aside, never a reason not to open. */
+  private async load(): Promise<void> {
     const damaged = await this.jobs.load();
-    for (const { id, problem } of damaged) await this.setAside(id, problem);
+    for (const { id, problem } of damaged) {
+      await this.setAside(id, problem).catch((err) => this.warn(OmrError.from(err).code, `The files of job ${id}, whose record was damaged, could not be set aside: ${OmrError.from(err).message}`));
+    }
     this.ledger = await openLedger(this.store, this.options.credits, {
       held: this.jobs.all().reduce((sum, record) => sum + record.charged, 0),
       jobsDamaged: damaged.length > 0,
@@ -216,11 +269,6 @@ class LocalEngine implements ScoreSightClient {
       await this.resume(record).catch((err) => this.warn(OmrError.from(err).code, `Job ${record.job.id} could not be resumed: ${OmrError.from(err).message}`));
     }
     await this.sweepRetention().catch((err) => this.warn(OmrError.from(err).code, `Erasing expired jobs failed: ${OmrError.from(err).message}`));
-    const interval = this.options.sweepIntervalMs ?? 3_600_000;
-    if (interval > 0) {
-      this.sweepTimer = setInterval(() => void this.sweepRetention().catch(() => {}), interval);
-      (this.sweepTimer as { unref?: () => void }).unref?.();
-    }
   }
 
   // -------------------------------------------------------------------------
@@ -382,7 +430,7 @@ class LocalEngine implements ScoreSightClient {
       return { ...next, ...(body.mainLanguage !== undefined ? { mainLanguage: body.mainLanguage } : {}) };
     });
     // Only the cheap finishing stages run again: the review changed metadata, not what was read.
-    void this.finish(jobId);
+    void this.finishInBackground(jobId);
     return structuredClone(record.job);
   }
 
@@ -546,10 +594,12 @@ class LocalEngine implements ScoreSightClient {
     while (!this.closed && this.running.size < this.maxParallel && this.queue.length) {
       const id = this.queue.shift()!;
       this.running.add(id);
-      void this.recognize(id).finally(() => {
-        this.running.delete(id);
-        this.drain();
-      });
+      void this.recognize(id)
+        .catch((err) => this.warn(OmrError.from(err).code, `Job ${id} could not record how its run ended: ${OmrError.from(err).message}`))
+        .finally(() => {
+          this.running.delete(id);
+          this.drain();
+        });
     }
   }
 
@@ -617,6 +667,11 @@ class LocalEngine implements ScoreSightClient {
     }
   }
 
+  /** The finishing stages run without a caller waiting: a failure to even record the error is reported. */
+  private finishInBackground(jobId: string): Promise<void> {
+    return this.finish(jobId).catch((err) => this.warn(OmrError.from(err).code, `Job ${jobId} could not record how it ended: ${OmrError.from(err).message}`));
+  }
+
   /** A run ended early: canceled between pages, or failed (credits reverted either way). */
   private async stop(jobId: string, err: unknown): Promise<void> {
     const error = OmrError.from(err);
@@ -649,7 +704,7 @@ class LocalEngine implements ScoreSightClient {
     }
     const finishing = record.job.progress?.key === 'OMR_ASSEMBLING' || record.job.progress?.key === 'OMR_CREATING_SCORE';
     if (finishing && (await this.store.get('results', id))) {
-      void this.finish(id);
+      void this.finishInBackground(id);
       return;
     }
     await this.apply(id, { type: 'requeue' });

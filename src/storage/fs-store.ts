@@ -7,6 +7,12 @@
  * in memory, and opening the store removes temporary files it finds.
  * Records that no longer parse are moved to `quarantine/<collection>/`
  * beside the collections, never deleted.
+ *
+ * A file-system failure (permissions, a full disk, a path that is a file)
+ * rejects the call with `STORAGE_FAILED` (507 for a full disk or quota,
+ * 500 otherwise). A directory that cannot be prepared does not fail
+ * opening: every call tries again and fails alike until it can, so a
+ * server with one broken account directory still serves the others.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
@@ -38,17 +44,43 @@ export async function createFileStore(directory: string, options: FileStoreOptio
   const pending = new Map<string, Promise<void>>();
   let closed = false;
 
-  for (const collection of COLLECTIONS) {
-    const dir = path.join(root, collection);
-    await mkdir(dir, { recursive: true });
-    // Temporary files are writes a crash cut short: the old value still stands.
-    for (const name of await readdir(dir, { recursive: true })) {
-      if (name.endsWith(TEMP_SUFFIX)) await unlink(path.join(dir, name)).catch(ignoreMissing);
+  async function prepare(): Promise<void> {
+    for (const collection of COLLECTIONS) {
+      const dir = path.join(root, collection);
+      await mkdir(dir, { recursive: true });
+      // Temporary files are writes a crash cut short: the old value still stands.
+      for (const name of await readdir(dir, { recursive: true })) {
+        if (name.endsWith(TEMP_SUFFIX)) await unlink(path.join(dir, name)).catch(ignoreMissing);
+      }
     }
   }
 
-  function ensureOpen(): void {
+  let prepared: Promise<void> | undefined;
+  /** Resolves once the directories exist; a failed attempt is not remembered, so a repaired directory heals. */
+  async function ready(): Promise<void> {
+    const attempt = (prepared ??= prepare());
+    try {
+      await attempt;
+    } catch (error) {
+      if (prepared === attempt) prepared = undefined;
+      throw storageFailure(root, 'prepare its directories', error);
+    }
+  }
+  await ready().catch(() => {}); // the calls report it
+
+  /** Rejects once closed; otherwise waits for the directories, reporting a failure as STORAGE_FAILED. */
+  async function ensureOpen(): Promise<void> {
     if (closed) throw new OmrError('INTERNAL_ERROR', `The file store at ${root} is closed; open it again to keep storing.`);
+    await ready();
+  }
+
+  /** Runs a file-system step of a call, reporting its failure as STORAGE_FAILED. */
+  async function guarded<T>(action: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      throw storageFailure(root, action, error);
+    }
   }
 
   function fileOf(collection: Collection, key: string): string {
@@ -116,12 +148,12 @@ export async function createFileStore(directory: string, options: FileStoreOptio
 
   return {
     async get(collection, key) {
-      ensureOpen();
-      return read(collection, key);
+      await ensureOpen();
+      return guarded(`read ${collection}/${key}`, () => read(collection, key));
     },
 
     async put(collection, key, value) {
-      ensureOpen();
+      await ensureOpen();
       const file = fileOf(collection, key);
       let data: string | Uint8Array;
       if (collection === 'blobs') {
@@ -133,46 +165,50 @@ export async function createFileStore(directory: string, options: FileStoreOptio
       }
       // Write beside the target and rename over it: a rename is atomic, so a
       // crash leaves the old file or the new one, never a torn one.
-      return serialize(file, async () => {
-        const temp = `${file}.${randomUUID()}${TEMP_SUFFIX}`;
-        await mkdir(path.dirname(file), { recursive: true });
-        try {
-          await writeFile(temp, data, { flush: true });
-          await rename(temp, file);
-        } catch (error) {
-          await unlink(temp).catch(ignoreMissing);
-          throw error;
-        }
-      });
+      return guarded(`write ${collection}/${key}`, () =>
+        serialize(file, async () => {
+          const temp = `${file}.${randomUUID()}${TEMP_SUFFIX}`;
+          await mkdir(path.dirname(file), { recursive: true });
+          try {
+            await writeFile(temp, data, { flush: true });
+            await rename(temp, file);
+          } catch (error) {
+            await unlink(temp).catch(() => {});
+            throw error;
+          }
+        }),
+      );
     },
 
     async delete(collection, key) {
-      ensureOpen();
+      await ensureOpen();
       const file = fileOf(collection, key);
       // Directories a long key needed stay behind: empty, harmless, and
       // removing them could race a put that is about to write into them.
-      return serialize(file, () => unlink(file).catch(ignoreMissing));
+      return guarded(`delete ${collection}/${key}`, () => serialize(file, () => unlink(file).catch(ignoreMissing)));
     },
 
     async keys(collection, prefix = '') {
-      ensureOpen();
-      return (await list(collection)).filter((key) => key.startsWith(prefix));
+      await ensureOpen();
+      return (await guarded(`list ${collection}`, () => list(collection))).filter((key) => key.startsWith(prefix));
     },
 
     async values<C extends Collection>(collection: C) {
-      ensureOpen();
-      const values: StoreSchema[C][] = [];
-      // One file at a time: a large collection must not exhaust file handles.
-      for (const key of await list(collection)) {
-        const value = await read(collection, key);
-        if (value !== undefined) values.push(value);
-      }
-      return values;
+      await ensureOpen();
+      return guarded(`read ${collection}`, async () => {
+        const values: StoreSchema[C][] = [];
+        // One file at a time: a large collection must not exhaust file handles.
+        for (const key of await list(collection)) {
+          const value = await read(collection, key);
+          if (value !== undefined) values.push(value);
+        }
+        return values;
+      });
     },
 
     async quarantine(collection, key) {
-      ensureOpen();
-      await serialize(fileOf(collection, key), async () => void (await moveAside(collection, key)));
+      await ensureOpen();
+      await guarded(`quarantine ${collection}/${key}`, () => serialize(fileOf(collection, key), async () => void (await moveAside(collection, key))));
     },
 
     async close() {
@@ -226,6 +262,17 @@ function pathToKey(file: string, ext: string): string | undefined {
     String.fromCharCode(parseInt(wide ?? narrow!, 16)),
   );
   return keyToPath(key, ext) === file ? key : undefined;
+}
+
+/** File-system errors meaning the disk or the account's quota is full: 507 Insufficient Storage. */
+const FULL_CODES = ['ENOSPC', 'EDQUOT'];
+
+function storageFailure(root: string, action: string, error: unknown): OmrError {
+  if (error instanceof OmrError) return error;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const full = code !== undefined && FULL_CODES.includes(code);
+  const advice = full ? 'Free some disk space (or raise the quota) and try again.' : 'Check that the directory exists and is writable, then try again.';
+  return new OmrError('STORAGE_FAILED', `The job store at ${root} could not ${action} (${(error as Error)?.message ?? error}). ${advice}`, { status: full ? 507 : 500, cause: error });
 }
 
 function warnCorrupt(collection: Collection, key: string, error: unknown, quarantine: string): void {
