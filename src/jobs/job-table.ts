@@ -95,6 +95,28 @@ export class JobTable {
     return run;
   }
 
+  /**
+   * Removes a job, in turn with its other changes: `erase` sees the current
+   * record and says whether it goes (after erasing what belongs to it).
+   */
+  remove(id: string, erase: (record: JobRecord) => Promise<boolean>): Promise<boolean> {
+    const previous = this.locks.get(id) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const current = this.records.get(id);
+      if (!current || !(await erase(current))) return false;
+      await this.store.delete('jobs', id);
+      this.records.delete(id);
+      this.notify(id);
+      return true;
+    });
+    const settled = run.catch(() => undefined);
+    this.locks.set(id, settled);
+    void settled.then(() => {
+      if (this.locks.get(id) === settled) this.locks.delete(id);
+    });
+    return run;
+  }
+
   /** Resolves on the job's next change, or after `ms`. */
   changed(id: string, ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {

@@ -83,6 +83,7 @@ export interface EngineWarning {
 /** How often a job may be found reading a page after a restart (a crash) before it is failed rather than retried. */
 const MAX_ATTEMPTS = 3;
 const MAX_WAIT_SECONDS = 25;
+const DAY_MS = 86_400_000;
 const DEFAULT_LIST_LIMIT = 20;
 
 export type LocalClient = ScoreSightClient & {
@@ -484,25 +485,54 @@ class LocalEngine implements ScoreSightClient {
   }
 
   async deleteJob(jobId: string): Promise<Job> {
-    const record = await this.jobs.update(jobId, async (current) => {
-      const next = this.machine(current, { type: 'erase', now: this.now() });
-      if (next === current) return current;
-      await this.erase(current);
-      return { ...next, files: strip(current.files) };
-    });
+    const record = await this.jobs.update(jobId, (current) => this.eraseRecord(current, false));
     return structuredClone(record.job);
   }
 
+  /** Erases a job's files and results, leaving the stripped record; `sweep` when retention passed (drafts too). */
+  private async eraseRecord(current: JobRecord, sweep: boolean): Promise<JobRecord> {
+    const next = this.machine(current, { type: 'erase', now: this.now(), sweep });
+    if (next === current) return current;
+    await this.erase(current);
+    return { ...next, files: strip(current.files) };
+  }
+
+  /**
+   * Erases what is past retention: finished `musicxml` jobs and drafts of
+   * either output, whose uploads would otherwise be kept for ever. A
+   * `musicxml` draft keeps its stripped record (listable, expired, no longer
+   * startable); a `library` draft, which has no retention to show it, is
+   * removed whole.
+   */
   async sweepRetention(): Promise<number> {
     const now = this.clock().getTime();
     let erased = 0;
     for (const record of this.jobs.all()) {
-      const retention = record.job.retention;
-      if (!retention || retention.expiredDate || !isTerminal(record.job) || Date.parse(retention.expiryDate) > now) continue;
-      await this.deleteJob(record.job.id);
-      erased++;
+      const { job } = record;
+      if (job.status === 'draft' && job.output === 'library') {
+        if (Date.parse(job.creationDate) + this.retentionDays * DAY_MS > now) continue;
+        if (await this.removeDraft(job.id)) erased++;
+        continue;
+      }
+      const retention = job.retention;
+      if (!retention || retention.expiredDate || Date.parse(retention.expiryDate) > now) continue;
+      const erasable = (current: JobRecord) => isTerminal(current.job) || current.job.status === 'draft';
+      if (!erasable(record)) continue;
+      // Checked again in turn with other changes: a draft may have been started meanwhile.
+      const after = await this.jobs.update(job.id, (current) => (erasable(current) ? this.eraseRecord(current, true) : current));
+      if (after.job.retention?.expiredDate) erased++;
     }
     return erased;
+  }
+
+  /** Removes a library draft past retention with its uploads; false if it was started meanwhile. */
+  private removeDraft(jobId: string): Promise<boolean> {
+    return this.jobs.remove(jobId, async (current) => {
+      if (current.job.status !== 'draft') return false;
+      await this.erase(current);
+      if (current.idempotencyKey !== undefined && this.idempotency.get(current.idempotencyKey) === jobId) this.idempotency.delete(current.idempotencyKey);
+      return true;
+    });
   }
 
   // -------------------------------------------------------------------------

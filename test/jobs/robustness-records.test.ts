@@ -157,3 +157,47 @@ describe('restarts', () => {
     opened.push(c!, ...abandoned);
   });
 });
+
+describe('retention of drafts', () => {
+  function clocked() {
+    let offset = 0;
+    const store = durableStore();
+    const c = client({ pool: pool(), store, retentionDays: 30, now: () => new Date(Date.now() + offset) });
+    return { client: c, store, advance: (ms: number) => (offset += ms) };
+  }
+
+  it('a musicxml draft past retention has its upload erased; it stays listed as expired and can no longer start', async () => {
+    const { client: c, store, advance } = clocked();
+    const draft = await c.createJob({ output: 'musicxml' });
+    await c.addJobFile(draft.id, pngPage('secret.png'));
+    advance(29 * DAY);
+    expect(await c.sweepRetention()).toBe(0);
+    expect((await c.getJobFile(draft.id, 0)).contentType).toBe('image/png');
+    advance(2 * DAY);
+    expect(await c.sweepRetention()).toBe(1);
+    expect(await store.keys('blobs', draft.id)).toEqual([]);
+    const erased = await c.getJob(draft.id);
+    expect(erased).toMatchObject({ status: 'draft', retention: { expiredDate: expect.any(String) } });
+    expect(await rejection(c.getJobFile(draft.id, 0))).toMatchObject({ code: 'OMR_JOB_EXPIRED', status: 409 });
+    expect(await rejection(c.startJob(draft.id))).toMatchObject({ code: 'OMR_JOB_EXPIRED', status: 409 });
+    expect(await rejection(c.addJobFile(draft.id, pngPage('late.png')))).toMatchObject({ code: 'OMR_JOB_EXPIRED' });
+    expect((await c.listJobs({ expired: true })).jobs.map((j) => j.id)).toEqual([draft.id]);
+    expect((await store.get('jobs', draft.id))!.files).toEqual([expect.objectContaining({ filename: '', mimeType: 'image/png', pages: 1 })]);
+    expect(await c.sweepRetention()).toBe(0);
+  });
+
+  it('a library draft past retention is removed with its upload; its idempotency key is free again', async () => {
+    const { client: c, store, advance } = clocked();
+    const draft = await c.createJob({ idempotencyKey: 'lib', files: [pngPage('page.png')] });
+    const started = await c.createJob({ files: [pngPage('run.png')], autoStart: true });
+    await until(c, started.id, settled);
+    advance(31 * DAY);
+    expect(await c.sweepRetention()).toBe(1);
+    expect(await rejection(c.getJob(draft.id))).toMatchObject({ code: 'OMR_JOB_NOT_FOUND', status: 404 });
+    expect(await store.keys('blobs', draft.id)).toEqual([]);
+    expect(await store.keys('jobs')).toEqual([started.id]);
+    expect((await c.getJob(started.id)).status).toBe('done');
+    const again = await c.createJob({ idempotencyKey: 'lib' });
+    expect(again.id).not.toBe(draft.id);
+  });
+});
