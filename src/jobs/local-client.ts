@@ -678,8 +678,14 @@ class LocalEngine implements ScoreSightClient {
     }
   }
 
-  /** The finishing stages: the library score (for `output: library`), then `done`. */
+  /**
+   * The finishing stages: the library score (for `output: library`), then
+   * `done`. The score is created in turn with the job's other changes, so a
+   * cancel lands either before (no score is made) or after (a no-op on a
+   * done job): never a score whose job was canceled.
+   */
   private async finish(jobId: string): Promise<void> {
+    let created: string | undefined;
     try {
       const record = this.jobs.get(jobId);
       if (record.job.status !== 'processing') return;
@@ -687,12 +693,16 @@ class LocalEngine implements ScoreSightClient {
       const result = await this.result(jobId);
       const thumbnail = await this.store.get('blobs', thumbnailKey(jobId));
       const exports = availableFormats({ thumbnail });
-      let score: string | undefined;
-      if (record.job.output === 'library') {
-        score = (await this.library.create(result.score, { job: jobId, modelVersion: result.modelVersion })).score.id;
-      }
-      await this.apply(jobId, { type: 'finish', result: { exports, ...(score ? { score } : {}) } });
+      await this.mutate(jobId, async (current) => {
+        if (current.job.status !== 'processing') return current; // canceled meanwhile
+        if (current.job.output === 'library') {
+          created = (await this.library.create(result.score, { job: jobId, modelVersion: result.modelVersion })).score.id;
+        }
+        return this.machine(current, { type: 'finish', result: { exports, ...(created ? { score: created } : {}) } });
+      });
     } catch (err) {
+      // The job could not be stored as done: the score it made must not outlive that.
+      if (created && this.jobs.find(jobId)?.job.status !== 'done') await this.library.discard(created).catch(() => {});
       await this.stop(jobId, err);
     }
   }

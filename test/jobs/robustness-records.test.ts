@@ -41,7 +41,7 @@ function durableStore(): Store {
 /** Long-polls until the job satisfies `done`. */
 async function until(c: LocalClient, id: string, done: (job: Job) => boolean): Promise<Job> {
   for (let i = 0; i < 200; i++) {
-    const job = await c.getJob(id, { wait: 1 });
+    const job = await c.getJob(id, { wait: i === 0 ? 0 : 1 });
     if (done(job)) return job;
   }
   throw new Error(`job ${id} never got there`);
@@ -199,5 +199,37 @@ describe('retention of drafts', () => {
     expect((await c.getJob(started.id)).status).toBe('done');
     const again = await c.createJob({ idempotencyKey: 'lib' });
     expect(again.id).not.toBe(draft.id);
+  });
+});
+
+describe('a cancel racing the finishing stages', () => {
+  it('cancelling right after submitting details leaves no library score behind', async () => {
+    const store = durableStore();
+    const c = client({ pool: pool(), store });
+    for (let round = 0; round < 5; round++) {
+      const job = await c.createJob({ interactiveSteps: ['details'], files: [pngPage(`r${round}.png`)], autoStart: true });
+      expect((await until(c, job.id, settled)).status).toBe('awaitingInput');
+      const submitted = c.submitJobStep(job.id, 'details', { step: 'details', title: 'Race' });
+      const canceled = c.cancelJob(job.id);
+      await submitted;
+      expect((await canceled).status).toBe('canceled');
+      const final = await until(c, job.id, (j) => j.status !== 'processing');
+      expect(final.status).toBe('canceled');
+      expect(final.result).toBeUndefined();
+    }
+    expect(await store.keys('scores')).toEqual([]);
+    expect(await store.keys('revisions')).toEqual([]);
+  });
+
+  it('a submission that wins the race finishes with its score, and the late cancel is a no-op', async () => {
+    const store = durableStore();
+    const c = client({ pool: pool(), store });
+    const job = await c.createJob({ interactiveSteps: ['details'], files: [pngPage('w.png')], autoStart: true });
+    await until(c, job.id, settled);
+    await c.submitJobStep(job.id, 'details', { step: 'details', title: 'Won' });
+    const done = await until(c, job.id, (j) => j.status !== 'processing');
+    expect(done.status).toBe('done');
+    expect((await c.cancelJob(job.id)).status).toBe('done');
+    expect(await store.keys('scores')).toEqual([done.result!.score]);
   });
 });
