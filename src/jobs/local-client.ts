@@ -26,6 +26,7 @@ import { availableFormats, writeExport } from './exports.js';
 import { MAX_FILE_SIZE, fileBytes } from './file-input.js';
 import { assertDownloadable, createJobState, isRecognizing, isTerminal, transition, type JobEvent } from './job-machine.js';
 import { JobTable } from './job-table.js';
+import { turnsFor } from './pool-turns.js';
 import { ScoreLibrary } from './library.js';
 import { LOCALES, LOCALES_DETAILS, isLanguageTag } from './locales.js';
 import type { FileMeta, JobRecord, ResultRecord } from './records.js';
@@ -641,25 +642,35 @@ class LocalEngine implements ScoreSightClient {
         record.files.map(async (meta, i) => ({ filename: meta.filename, mimeType: meta.mimeType, data: await this.fileData(jobId, i) })),
       );
       const total = pagesOf(record.files);
-      const outcome = await this.pool.recognize(
-        // Text is read in the job's languages; a details submission's mainLanguage, kept on the record, leads
-        // them when the job is recognised again (a resumed job): lyrics are read once, before the review.
-        { files, ...(this.options.dpi ? { dpi: this.options.dpi } : {}), locales: jobLocales(record) },
-        {
-          beforePage: async (page) => {
-            const current = this.jobs.get(jobId);
-            if (this.closed || current.job.status !== 'processing' || this.cancels.has(jobId)) {
-              throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
-            }
-            await this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', page, total, 0));
+      const stopped = () => {
+        const current = this.jobs.get(jobId);
+        return this.closed || current.job.status !== 'processing' || this.cancels.has(jobId);
+      };
+      // Engines sharing the pool (the server's accounts) take turns at it: see pool-turns.ts.
+      const outcome = await turnsFor(this.pool).run(this, (started) => {
+        if (stopped()) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`); // while it waited for its turn
+        return this.pool.recognize(
+          // Text is read in the job's languages; a details submission's mainLanguage, kept on the record, leads
+          // them when the job is recognised again (a resumed job): lyrics are read once, before the review.
+          { files, ...(this.options.dpi ? { dpi: this.options.dpi } : {}), locales: jobLocales(record) },
+          {
+            beforePage: async (page) => {
+              if (stopped()) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
+              await this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', page, total, 0));
+            },
+            onStage: (page: number, stage: PageStage) => {
+              const [key, within] = STAGE_PROGRESS[stage];
+              void this.progress(jobId, pageProgress(key, page, total, within)).catch(() => {});
+            },
           },
-          onStage: (page: number, stage: PageStage) => {
-            const [key, within] = STAGE_PROGRESS[stage];
-            void this.progress(jobId, pageProgress(key, page, total, within)).catch(() => {});
+          {
+            onStart: () => {
+              started();
+              void this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', 0, total, 0)).catch(() => {});
+            },
           },
-        },
-        { onStart: () => void this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', 0, total, 0)).catch(() => {}) },
-      );
+        );
+      });
       if (this.cancels.has(jobId)) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
       await this.progress(jobId, { percent: 90, text: 'Assembling the score', key: 'OMR_ASSEMBLING' });
       const details = detectDetails(outcome.score);

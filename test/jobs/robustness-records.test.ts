@@ -9,6 +9,7 @@ import { createClient, type LocalClient, type LocalClientOptions } from '../../s
 import type { Job } from '../../src/jobs/types.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { Store } from '../../src/storage/store.js';
+import { createPool, type RecognitionPool } from '../../src/workers/pool.js';
 import { buildPdf } from '../support/pdf-build.js';
 import { createFakePool, pngPage, type FakePool, type FakePoolOptions } from '../support/fake-pool.js';
 import { rejection } from '../support/rejection.js';
@@ -231,5 +232,52 @@ describe('a cancel racing the finishing stages', () => {
     expect(done.status).toBe('done');
     expect((await c.cancelJob(job.id)).status).toBe('done');
     expect(await store.keys('scores')).toEqual([done.result!.score]);
+  });
+});
+
+describe('fair turns at a shared pool', () => {
+  /** A pool that runs one call at a time, as a one-worker pool does, recognising through `fake`. */
+  function oneAtATime(fake: FakePool): RecognitionPool {
+    const limited = createPool(1, () => ({
+      calls: {
+        recognize: (request, events) => fake.recognize(request, events),
+        countPages: (file) => fake.countPages(file),
+        renderPage: (files, page, maxSide) => fake.renderPage(files, page, maxSide),
+      },
+      onEnd: () => {},
+      terminate: () => {},
+    }));
+    opened.push(limited);
+    return limited;
+  }
+
+  /** Waits until the pool has started `count` runs (each held at its first page). */
+  async function startedCount(fake: FakePool, count: number): Promise<string[]> {
+    for (let i = 0; i < 1000 && fake.started.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    return fake.started.slice(0, count);
+  }
+
+  it("one account's many queued jobs do not starve another account's single job", async () => {
+    const fake = pool({ hold: ['*#0'] });
+    const shared = oneAtATime(fake);
+    // Two accounts' engines recognise through the same one-at-a-time pool.
+    const busyEngine = createClient({ store: createMemoryStore(), pool: shared, sweepIntervalMs: 0 });
+    const quietEngine = createClient({ store: createMemoryStore(), pool: shared, sweepIntervalMs: 0 });
+    opened.push(busyEngine, quietEngine);
+    for (let i = 1; i <= 6; i++) await busyEngine.createJob({ output: 'musicxml', files: [pngPage(`a${i}.png`)], autoStart: true });
+    await fake.reached('a1.png#0');
+    const single = await quietEngine.createJob({ output: 'musicxml', files: [pngPage('b1.png')], autoStart: true });
+    fake.release('a1.png#0');
+    await fake.reached('a2.png#0');
+    fake.release('a2.png#0');
+    // a2 was already waiting inside the pool when b1 came; b1 is next, not after a3…a6.
+    expect(await startedCount(fake, 3)).toEqual(['a1.png', 'a2.png', 'b1.png']);
+    fake.release('b1.png#0');
+    expect((await until(quietEngine, single.id, settled)).status).toBe('done');
+    for (let i = 3; i <= 6; i++) {
+      await fake.reached(`a${i}.png#0`);
+      fake.release(`a${i}.png#0`);
+    }
+    expect(fake.started).toEqual(['a1.png', 'a2.png', 'b1.png', 'a3.png', 'a4.png', 'a5.png', 'a6.png']);
   });
 });
