@@ -59,14 +59,17 @@ export async function openLedger(store: Store, initial: number | undefined, open
   }
   let balance: Promise<number> = Promise.resolve(start);
   // Serialised through one promise chain, so concurrent starts cannot both spend the last credit.
-  const update = (change: (current: number) => number): Promise<void> => {
+  // A charge whose write fails did not happen; a refund whose write fails still stands in memory
+  // (credits are owed either way), and the next write stores it.
+  const update = (change: (current: number) => number, keepIfUnwritten = false): Promise<void> => {
     const previous = balance;
+    let changed: number | undefined;
     const next = previous.then(async (current) => {
-      const value = change(current);
-      await store.put('meta', KEY, value);
-      return value;
+      changed = change(current);
+      await store.put('meta', KEY, changed);
+      return changed;
     });
-    balance = next.catch(() => previous);
+    balance = next.catch(() => (keepIfUnwritten && changed !== undefined ? changed : previous));
     return next.then(() => undefined);
   };
   if (saved !== start) {
@@ -80,7 +83,7 @@ export async function openLedger(store: Store, initial: number | undefined, open
         if (n > current) throw new OmrError('OMR_INSUFFICIENT_CREDITS', `Starting this job needs ${n} credit(s) (one per page); ${current} remain.`);
         return current - n;
       }),
-    refund: (n) => update((current) => current + n),
+    refund: (n) => update((current) => current + n, true),
   };
 }
 

@@ -355,7 +355,7 @@ class LocalEngine implements ScoreSightClient {
     } catch (err) {
       // Nothing of a job that could not be stored may stay: not its files, not its charge.
       for (const index of files.keys()) await this.store.delete('blobs', fileKey(id, index)).catch(() => {});
-      if (state.charged) await this.ledger.refund(state.charged);
+      if (state.charged) await this.ledger.refund(state.charged).catch(() => {}); // kept in memory even if unwritten
       throw err;
     }
     if (body.idempotencyKey !== undefined) this.idempotency.set(body.idempotencyKey, id);
@@ -782,7 +782,10 @@ class LocalEngine implements ScoreSightClient {
       refund = Math.max(0, current.charged - next.charged);
       return next;
     });
-    if (refund) await this.ledger.refund(refund);
+    if (refund) {
+      // The change is stored: the refund stands in memory even if its write fails, and the next write keeps it.
+      await this.ledger.refund(refund).catch((err) => this.warn(OmrError.from(err).code, `Refunding ${refund} credit(s) for job ${jobId} could not be stored yet: ${OmrError.from(err).message}`));
+    }
     return record;
   }
 

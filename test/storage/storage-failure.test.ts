@@ -12,7 +12,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type EngineWarning, type LocalClient } from '../../src/jobs/local-client.js';
 import { createRemoteClient } from '../../src/remote/remote-client.js';
 import { createOmrServer } from '../../src/server/server.js';
+import { OmrError } from '../../src/errors.js';
 import { createFileStore } from '../../src/storage/fs-store.js';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
+import type { Store } from '../../src/storage/store.js';
 import { createFakePool, pngPage, type FakePool } from '../support/fake-pool.js';
 import { rejection } from '../support/rejection.js';
 
@@ -102,5 +105,38 @@ describe('one account whose storage fails', () => {
     expect((await alice.createJob({ output: 'musicxml' })).status).toBe('draft');
     expect(await rejection(bob.createJob({ output: 'musicxml' }))).toMatchObject({ code: 'STORAGE_FAILED', status: 500 });
     expect((await alice.listJobs()).jobs).toHaveLength(1);
+  });
+});
+
+describe('credits when the balance cannot be written', () => {
+  it('a refund whose write fails still stands, and the next write stores it; a charge whose write fails never happened', async () => {
+    const memory = createMemoryStore();
+    let failMeta = false;
+    const store: Store = {
+      ...memory,
+      put: async (collection, key, value) => {
+        if (failMeta && collection === 'meta') throw new OmrError('STORAGE_FAILED', 'the disk is full', { status: 507 });
+        return memory.put(collection, key, value);
+      },
+    };
+    const pool = createFakePool({ hold: ['a.png#0'] }); // the first job holds the one slot; the second stays queued
+    cleanup.push(() => pool.close());
+    const warnings: EngineWarning[] = [];
+    const client = createClient({ store, pool, sweepIntervalMs: 0, credits: 5, maxParallelJobs: 1, onWarning: (w) => warnings.push(w) });
+    cleanup.push(() => client.close());
+    await client.createJob({ output: 'musicxml', files: [pngPage('a.png')], autoStart: true });
+    const queued = await client.createJob({ output: 'musicxml', files: [pngPage('b.png'), pngPage('c.png')], autoStart: true });
+    expect((await client.getCapabilities()).remainingCredits).toBe(2);
+
+    failMeta = true;
+    expect((await client.cancelJob(queued.id)).status).toBe('canceled');
+    expect(warnings.map((w) => w.code)).toEqual(['STORAGE_FAILED']);
+    expect((await client.getCapabilities()).remainingCredits).toBe(4);
+    expect(await rejection(client.createJob({ files: [pngPage('d.png')], autoStart: true }))).toMatchObject({ code: 'STORAGE_FAILED', status: 507 });
+    expect((await client.getCapabilities()).remainingCredits).toBe(4);
+
+    failMeta = false;
+    await client.createJob({ output: 'musicxml', files: [pngPage('e.png')], autoStart: true });
+    expect(await memory.get('meta', 'credits')).toBe(3);
   });
 });
