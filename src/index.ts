@@ -22,7 +22,7 @@ export { env, type ScoreSightEnv } from './env.js';
 export { OmrError, type OmrErrorCode, type OmrErrorData } from './errors.js';
 export { createRecognitionPool, defaultPoolSize, type RecognitionPool, type RecognitionPoolOptions, type WorkerHandle } from './workers/worker-pool.js';
 export type { MessageEndpoint, MessageListener } from './workers/worker-handle.js';
-export { createClient, CLIENT_METHODS, type LocalClient, type LocalClientOptions, type JobScoreResult } from './jobs/local-client.js';
+export { createClient, CLIENT_METHODS, type LocalClient, type LocalClientOptions, type JobScoreResult, type EngineWarning } from './jobs/local-client.js';
 export type { ScoreSightClient } from './jobs/client.js';
 export { followJob, waitForJob, runJob, isSettled, type FollowOptions } from './jobs/follow.js';
 export * from './jobs/types.js';

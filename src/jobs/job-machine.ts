@@ -33,8 +33,12 @@ export type JobEvent =
   | { type: 'fail'; code: string; message: string }
   /** A cancel; `betweenPages` when the pipeline itself stopped, at a page boundary, for a cancel asked for while a page was read. */
   | { type: 'cancel'; betweenPages?: boolean }
-  /** Retention passed or the caller deleted the job: its files and results are erased. */
-  | { type: 'erase'; now: string }
+  /**
+   * Retention passed or the caller deleted the job: its files and results
+   * are erased. `sweep` for the retention pass, which also erases drafts
+   * past their deadline (their uploads); a caller cannot delete a draft.
+   */
+  | { type: 'erase'; now: string; sweep?: boolean }
   /** After a restart: a job found running is queued again from the start of its pipeline stage. */
   | { type: 'requeue' };
 
@@ -86,10 +90,12 @@ export function transition(state: JobState, event: JobEvent): JobState {
   switch (event.type) {
     case 'addFile':
       if (status !== 'draft') throw notDraft(job, 'add files to');
+      if (job.retention?.expiredDate) throw expiredDraft(job);
       return state;
 
     case 'start':
       if (status !== 'draft') throw notDraft(job, 'start');
+      if (job.retention?.expiredDate) throw expiredDraft(job);
       if (event.pages < 1) throw new OmrError('OMR_JOB_NO_FILES', `Job ${job.id} has no files: add at least one page image or PDF before starting it.`);
       return { job: { ...job, status: 'processing', estimatedCredits: event.pages, progress: QUEUED_PROGRESS }, charged: event.pages };
 
@@ -143,7 +149,8 @@ export function transition(state: JobState, event: JobEvent): JobState {
     }
 
     case 'erase': {
-      if (!isTerminal(job)) throw new OmrError('OMR_JOB_IN_PROGRESS', `Job ${job.id} is ${status}; only a finished job can be deleted.`);
+      const expiringDraft = event.sweep === true && status === 'draft';
+      if (!isTerminal(job) && !expiringDraft) throw new OmrError('OMR_JOB_IN_PROGRESS', `Job ${job.id} is ${status}; only a finished job can be deleted.`);
       if (job.output !== 'musicxml' || !job.retention) {
         throw new OmrError('OMR_JOB_NOT_EXPIRABLE', `Job ${job.id} was imported into the library; delete the score there instead.`);
       }
@@ -165,6 +172,10 @@ export function assertDownloadable(job: Job): void {
   if (job.status !== 'done') {
     throw new OmrError('OMR_JOB_NOT_DONE', `Job ${job.id} is ${job.status}; its results can be downloaded once it is done.`);
   }
+}
+
+function expiredDraft(job: Job): OmrError {
+  return new OmrError('OMR_JOB_EXPIRED', `Job ${job.id} was a draft past its retention: its uploads were erased on ${job.retention?.expiredDate}. Create a new job.`);
 }
 
 function notDraft(job: Job, action: string): OmrError {

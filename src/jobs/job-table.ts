@@ -6,7 +6,14 @@
  */
 import { OmrError } from '../errors.js';
 import type { Store } from '../storage/store.js';
-import type { JobRecord } from './records.js';
+import { jobRecordProblem, type JobRecord } from './records.js';
+
+/** A stored job record left out as it loaded, moved to the store's quarantine. */
+export interface DamagedJob {
+  id: string;
+  /** What was wrong with it. */
+  problem: string;
+}
 
 export class JobTable {
   private readonly records = new Map<string, JobRecord>();
@@ -16,11 +23,29 @@ export class JobTable {
 
   constructor(private readonly store: Store) {}
 
-  async load(): Promise<void> {
-    for (const record of await this.store.values('jobs')) {
-      this.records.set(record.job.id, record);
+  /**
+   * Loads every stored job. A record that cannot be read (the store moved
+   * it aside) or has the wrong shape (moved aside here) is left out and
+   * returned, so one damaged record never stops the engine from opening.
+   */
+  async load(): Promise<DamagedJob[]> {
+    const damaged: DamagedJob[] = [];
+    for (const id of await this.store.keys('jobs')) {
+      const record = await this.store.get('jobs', id);
+      if (record === undefined) {
+        damaged.push({ id, problem: 'it could not be read' });
+        continue;
+      }
+      const problem = jobRecordProblem(record, id);
+      if (problem) {
+        await this.store.quarantine('jobs', id);
+        damaged.push({ id, problem });
+        continue;
+      }
+      this.records.set(id, record);
       this.nextSeq = Math.max(this.nextSeq, record.seq + 1);
     }
+    return damaged;
   }
 
   seq(): number {
@@ -61,6 +86,28 @@ export class JobTable {
         this.notify(id);
       }
       return next;
+    });
+    const settled = run.catch(() => undefined);
+    this.locks.set(id, settled);
+    void settled.then(() => {
+      if (this.locks.get(id) === settled) this.locks.delete(id);
+    });
+    return run;
+  }
+
+  /**
+   * Removes a job, in turn with its other changes: `erase` sees the current
+   * record and says whether it goes (after erasing what belongs to it).
+   */
+  remove(id: string, erase: (record: JobRecord) => Promise<boolean>): Promise<boolean> {
+    const previous = this.locks.get(id) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const current = this.records.get(id);
+      if (!current || !(await erase(current))) return false;
+      await this.store.delete('jobs', id);
+      this.records.delete(id);
+      this.notify(id);
+      return true;
     });
     const settled = run.catch(() => undefined);
     this.locks.set(id, settled);

@@ -44,6 +44,12 @@ export class ScoreLibrary {
     return { score: entry, revision, revisionDate };
   }
 
+  /** Removes a score that must not exist after all (its job was canceled as it was created), revisions first. */
+  async discard(id: string): Promise<void> {
+    for (const key of await this.store.keys('revisions', `${id}:`)) await this.store.delete('revisions', key);
+    await this.store.delete('scores', id);
+  }
+
   async get(id: string): Promise<LibraryScore> {
     const entry = await this.store.get('scores', id);
     if (!entry) throw new OmrError('SCORE_NOT_FOUND', `No score ${JSON.stringify(id)} exists in the library.`);

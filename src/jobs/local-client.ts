@@ -20,12 +20,13 @@ import type { Score } from '../score/model.js';
 import type { Store } from '../storage/store.js';
 import { createMemoryStore } from '../storage/memory-store.js';
 import type { ScoreSightClient } from './client.js';
-import { createLedger, type CreditLedger } from './credits.js';
+import { openLedger, type CreditLedger } from './credits.js';
 import { applyDetails, detectDetails, isResolved, validateSubmission } from './details.js';
 import { availableFormats, writeExport } from './exports.js';
 import { MAX_FILE_SIZE, fileBytes } from './file-input.js';
 import { assertDownloadable, createJobState, isRecognizing, isTerminal, transition, type JobEvent } from './job-machine.js';
 import { JobTable } from './job-table.js';
+import { turnsFor } from './pool-turns.js';
 import { ScoreLibrary } from './library.js';
 import { LOCALES, LOCALES_DETAILS, isLanguageTag } from './locales.js';
 import type { FileMeta, JobRecord, ResultRecord } from './records.js';
@@ -66,11 +67,24 @@ export interface LocalClientOptions {
   sweepIntervalMs?: number;
   /** Resolution PDF pages are rendered at for recognition. */
   dpi?: number;
+  /**
+   * Told about what the engine repaired or could not do on its own: a
+   * damaged record moved to the store's quarantine (`DAMAGED_RECORD`), a
+   * credit balance rebuilt from the jobs (`CREDITS_REBUILT`), a store that
+   * failed (`STORAGE_FAILED`). Default: a warning on the console.
+   */
+  onWarning?: (warning: EngineWarning) => void;
 }
 
-/** How often a job may be found running after a restart before it is failed rather than retried. */
+export interface EngineWarning {
+  code: 'DAMAGED_RECORD' | 'CREDITS_REBUILT' | 'STORAGE_FAILED' | (string & {});
+  message: string;
+}
+
+/** How often a job may be found reading a page after a restart (a crash) before it is failed rather than retried. */
 const MAX_ATTEMPTS = 3;
 const MAX_WAIT_SECONDS = 25;
+const DAY_MS = 86_400_000;
 const DEFAULT_LIST_LIMIT = 20;
 
 export type LocalClient = ScoreSightClient & {
@@ -82,7 +96,11 @@ export type LocalClient = ScoreSightClient & {
    * show uncertain places. Local only: the service has no such endpoint.
    */
   getJobResult(jobId: string): Promise<JobScoreResult>;
-  /** Settles once stored jobs are loaded and interrupted ones resumed; rejects if the store cannot open. */
+  /**
+   * Settles once stored jobs are loaded and interrupted ones resumed. A
+   * store that fails with `STORAGE_FAILED` still lets it resolve: calls then
+   * answer that error until the store works again. Rejects on other failures.
+   */
   readonly ready: Promise<void>;
 };
 
@@ -132,10 +150,18 @@ export function createClient(options: LocalClientOptions = {}): LocalClient {
   const client: Record<string, unknown> = {
     ready,
     sweepRetention: async () => (await engine).sweepRetention(),
-    getJobResult: async (jobId: string) => (await engine).getJobResult(jobId),
+    getJobResult: async (jobId: string) => {
+      const opened = await engine;
+      await opened.available();
+      return opened.getJobResult(jobId);
+    },
   };
   for (const name of CLIENT_METHODS) {
-    client[name] = async (...args: unknown[]) => ((await engine)[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+    client[name] = async (...args: unknown[]) => {
+      const opened = await engine;
+      if (name !== 'close') await opened.available();
+      return (opened[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+    };
   }
   return client as unknown as LocalClient;
 }
@@ -156,7 +182,8 @@ async function defaultPool(): Promise<RecognitionPool> {
 class LocalEngine implements ScoreSightClient {
   private readonly jobs: JobTable;
   private readonly library: ScoreLibrary;
-  private readonly ledger: CreditLedger;
+  /** Opened with the jobs, since a damaged balance is rebuilt from them. */
+  private ledger!: CreditLedger;
   private readonly maxParallel: number;
   private readonly maxPages: number;
   private readonly retentionDays: number;
@@ -166,7 +193,13 @@ class LocalEngine implements ScoreSightClient {
   /** Cancels asked for while a page was being recognised: honoured at the next page. */
   private readonly cancels = new Set<string>();
   private readonly idempotency = new Map<string, string>();
+  /** Creations under way, by idempotency key: a repeat sent meanwhile waits for the same job. */
+  private readonly creating = new Map<string, Promise<Job>>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  /** Why the store could not be loaded, while it cannot; calls answer it. */
+  private unavailable: OmrError | undefined;
+  /** A retry of loading under way, shared by the calls that wait for it. */
+  private loading: Promise<void> | undefined;
   private closed = false;
 
   constructor(
@@ -178,26 +211,66 @@ class LocalEngine implements ScoreSightClient {
     this.jobs = new JobTable(store);
     this.clock = options.now ?? (() => new Date());
     this.library = new ScoreLibrary(store, newId, () => this.now());
-    this.ledger = createLedger(store, options.credits);
     this.maxParallel = options.maxParallelJobs ?? 10;
     this.maxPages = options.maxPages ?? 200;
     this.retentionDays = options.retentionDays ?? 30;
   }
 
+  /**
+   * Opens the engine. A store that fails (`STORAGE_FAILED`: an unreadable
+   * directory) does not fail it: the engine opens unavailable, each call
+   * tries the store again and answers that error until it works, so one
+   * account's broken storage never keeps a server from serving the others.
+   */
   async open(): Promise<void> {
-    await this.jobs.load();
-    for (const record of this.jobs.all()) {
-      if (record.idempotencyKey) this.idempotency.set(record.idempotencyKey, record.job.id);
-    }
-    // Jobs interrupted by a crash or a closed tab: in creation order, so they keep their places.
-    const interrupted = this.jobs.all().filter((r) => r.job.status === 'processing').sort((a, b) => a.seq - b.seq);
-    for (const record of interrupted) await this.resume(record);
-    await this.sweepRetention();
+    await this.tryLoad();
     const interval = this.options.sweepIntervalMs ?? 3_600_000;
     if (interval > 0) {
       this.sweepTimer = setInterval(() => void this.sweepRetention().catch(() => {}), interval);
       (this.sweepTimer as { unref?: () => void }).unref?.();
     }
+  }
+
+  /** Waits until the store has loaded, trying it again if it failed before; rejects with its `STORAGE_FAILED` while it still fails. */
+  async available(): Promise<void> {
+    if (!this.unavailable) return;
+    this.loading ??= this.tryLoad().finally(() => (this.loading = undefined));
+    await this.loading;
+    if (this.unavailable) throw this.unavailable;
+  }
+
+  private async tryLoad(): Promise<void> {
+    try {
+      await this.load();
+      this.unavailable = undefined;
+    } catch (err) {
+      const error = OmrError.from(err);
+      if (error.code !== 'STORAGE_FAILED') throw error;
+      if (!this.unavailable) this.warn('STORAGE_FAILED', `${error.message} Until it works, every call answers STORAGE_FAILED.`);
+      this.unavailable = error;
+    }
+  }
+
+  /** Loads the jobs and resumes them. One damaged record or failing job is reported and set aside, never a reason not to open. */
+  private async load(): Promise<void> {
+    const damaged = await this.jobs.load();
+    for (const { id, problem } of damaged) {
+      await this.setAside(id, problem).catch((err) => this.warn(OmrError.from(err).code, `The files of job ${id}, whose record was damaged, could not be set aside: ${OmrError.from(err).message}`));
+    }
+    this.ledger = await openLedger(this.store, this.options.credits, {
+      held: this.jobs.all().reduce((sum, record) => sum + record.charged, 0),
+      jobsDamaged: damaged.length > 0,
+      warn: (code, message) => this.warn(code, message),
+    });
+    for (const record of this.jobs.all()) {
+      if (record.idempotencyKey) this.idempotency.set(record.idempotencyKey, record.job.id);
+    }
+    // Jobs interrupted by a crash or a closed tab: in creation order, so they keep their places.
+    const interrupted = this.jobs.all().filter((r) => r.job.status === 'processing').sort((a, b) => a.seq - b.seq);
+    for (const record of interrupted) {
+      await this.resume(record).catch((err) => this.warn(OmrError.from(err).code, `Job ${record.job.id} could not be resumed: ${OmrError.from(err).message}`));
+    }
+    await this.sweepRetention().catch((err) => this.warn(OmrError.from(err).code, `Erasing expired jobs failed: ${OmrError.from(err).message}`));
   }
 
   // -------------------------------------------------------------------------
@@ -221,23 +294,42 @@ class LocalEngine implements ScoreSightClient {
   async createJob(body: CreateJobBody = {}): Promise<Job> {
     this.assertOpen();
     validateCreateBody(body);
-    if (body.idempotencyKey !== undefined) {
-      const existing = this.idempotency.get(body.idempotencyKey);
-      if (existing) return this.view(existing);
+    const key = body.idempotencyKey;
+    if (key === undefined) return this.createNewJob(body);
+    const existing = this.idempotency.get(key);
+    if (existing) return this.view(existing);
+    // The same request sent again while the first is still being created joins it: one job, one charge.
+    const pending = this.creating.get(key);
+    if (pending) return this.view((await pending).id);
+    const creation = this.createNewJob(body);
+    this.creating.set(key, creation);
+    try {
+      return await creation;
+    } finally {
+      this.creating.delete(key);
     }
+  }
+
+  private async createNewJob(body: CreateJobBody): Promise<Job> {
     if (body.autoStart && !body.files?.length) {
       throw new OmrError('OMR_JOB_NO_FILES', 'autoStart needs files: send them in the same request, or create a draft and add them.');
     }
     // Files are read and checked before anything is stored: a bad file creates no job.
     const files = await Promise.all((body.files ?? []).map((file, i) => this.readFile(file, `files[${i}]`)));
-    const job = await this.insertJob(body, files);
-    return body.autoStart ? this.startJob(job.id) : job;
+    const job = await this.insertJob(body, files, {}, body.autoStart === true);
+    if (job.status === 'processing') this.enqueue(job.id);
+    return structuredClone(job);
   }
 
-  /** Stores a new draft job with files already read. */
-  private async insertJob(body: CreateJobBody, files: readonly ReadFile[], extra: Partial<JobRecord> = {}): Promise<Job> {
+  /**
+   * Stores a new job with files already read: a draft, or with `start` a
+   * job already started and charged. Credits are charged before anything
+   * is written, so a refused start (402) leaves no draft, no files and no
+   * idempotency key behind; the caller queues a started job.
+   */
+  private async insertJob(body: CreateJobBody, files: readonly ReadFile[], extra: Partial<JobRecord> = {}, start = false): Promise<Job> {
     const id = newId('job');
-    const state = createJobState({
+    let state = createJobState({
       id,
       now: this.now(),
       output: body.output,
@@ -245,17 +337,27 @@ class LocalEngine implements ScoreSightClient {
       locales: body.locales,
       retentionDays: this.retentionDays,
     });
-    if (pagesOf(files) > this.maxPages) throw this.tooManyPages(pagesOf(files));
-    for (const [index, file] of files.entries()) await this.store.put('blobs', fileKey(id, index), file.data);
-    await this.jobs.insert({
-      job: state.job,
-      seq: this.jobs.seq(),
-      files: files.map(({ data: _data, ...meta }) => meta),
-      charged: 0,
-      ...(body.idempotencyKey !== undefined ? { idempotencyKey: body.idempotencyKey } : {}),
-      ...(body.collection !== undefined ? { collection: body.collection } : {}),
-      ...extra,
-    });
+    const pages = pagesOf(files);
+    if (pages > this.maxPages) throw this.tooManyPages(pages);
+    if (start) state = transition(state, { type: 'start', pages });
+    if (state.charged) await this.ledger.charge(state.charged);
+    try {
+      for (const [index, file] of files.entries()) await this.store.put('blobs', fileKey(id, index), file.data);
+      await this.jobs.insert({
+        job: state.job,
+        seq: this.jobs.seq(),
+        files: files.map(({ data: _data, ...meta }) => meta),
+        charged: state.charged,
+        ...(body.idempotencyKey !== undefined ? { idempotencyKey: body.idempotencyKey } : {}),
+        ...(body.collection !== undefined ? { collection: body.collection } : {}),
+        ...extra,
+      });
+    } catch (err) {
+      // Nothing of a job that could not be stored may stay: not its files, not its charge.
+      for (const index of files.keys()) await this.store.delete('blobs', fileKey(id, index)).catch(() => {});
+      if (state.charged) await this.ledger.refund(state.charged).catch(() => {}); // kept in memory even if unwritten
+      throw err;
+    }
     if (body.idempotencyKey !== undefined) this.idempotency.set(body.idempotencyKey, id);
     return state.job;
   }
@@ -330,7 +432,7 @@ class LocalEngine implements ScoreSightClient {
       return { ...next, ...(body.mainLanguage !== undefined ? { mainLanguage: body.mainLanguage } : {}) };
     });
     // Only the cheap finishing stages run again: the review changed metadata, not what was read.
-    void this.finish(jobId);
+    void this.finishInBackground(jobId);
     return structuredClone(record.job);
   }
 
@@ -384,25 +486,54 @@ class LocalEngine implements ScoreSightClient {
   }
 
   async deleteJob(jobId: string): Promise<Job> {
-    const record = await this.jobs.update(jobId, async (current) => {
-      const next = this.machine(current, { type: 'erase', now: this.now() });
-      if (next === current) return current;
-      await this.erase(current);
-      return { ...next, files: strip(current.files) };
-    });
+    const record = await this.jobs.update(jobId, (current) => this.eraseRecord(current, false));
     return structuredClone(record.job);
   }
 
+  /** Erases a job's files and results, leaving the stripped record; `sweep` when retention passed (drafts too). */
+  private async eraseRecord(current: JobRecord, sweep: boolean): Promise<JobRecord> {
+    const next = this.machine(current, { type: 'erase', now: this.now(), sweep });
+    if (next === current) return current;
+    await this.erase(current);
+    return { ...next, files: strip(current.files) };
+  }
+
+  /**
+   * Erases what is past retention: finished `musicxml` jobs and drafts of
+   * either output, whose uploads would otherwise be kept for ever. A
+   * `musicxml` draft keeps its stripped record (listable, expired, no longer
+   * startable); a `library` draft, which has no retention to show it, is
+   * removed whole.
+   */
   async sweepRetention(): Promise<number> {
     const now = this.clock().getTime();
     let erased = 0;
     for (const record of this.jobs.all()) {
-      const retention = record.job.retention;
-      if (!retention || retention.expiredDate || !isTerminal(record.job) || Date.parse(retention.expiryDate) > now) continue;
-      await this.deleteJob(record.job.id);
-      erased++;
+      const { job } = record;
+      if (job.status === 'draft' && job.output === 'library') {
+        if (Date.parse(job.creationDate) + this.retentionDays * DAY_MS > now) continue;
+        if (await this.removeDraft(job.id)) erased++;
+        continue;
+      }
+      const retention = job.retention;
+      if (!retention || retention.expiredDate || Date.parse(retention.expiryDate) > now) continue;
+      const erasable = (current: JobRecord) => isTerminal(current.job) || current.job.status === 'draft';
+      if (!erasable(record)) continue;
+      // Checked again in turn with other changes: a draft may have been started meanwhile.
+      const after = await this.jobs.update(job.id, (current) => (erasable(current) ? this.eraseRecord(current, true) : current));
+      if (after.job.retention?.expiredDate) erased++;
     }
     return erased;
+  }
+
+  /** Removes a library draft past retention with its uploads; false if it was started meanwhile. */
+  private removeDraft(jobId: string): Promise<boolean> {
+    return this.jobs.remove(jobId, async (current) => {
+      if (current.job.status !== 'draft') return false;
+      await this.erase(current);
+      if (current.idempotencyKey !== undefined && this.idempotency.get(current.idempotencyKey) === jobId) this.idempotency.delete(current.idempotencyKey);
+      return true;
+    });
   }
 
   // -------------------------------------------------------------------------
@@ -434,9 +565,10 @@ class LocalEngine implements ScoreSightClient {
     const file = { filename: filename || 'import.pdf', data, mimeType: MIME_TYPES.pdf, size: data.length };
     const pages = await countPages(file);
     const taskId = newId('task');
-    const job = await this.insertJob({ output: 'library' }, [{ ...file, pages }], { task: taskId, ...(body.title !== undefined ? { title: body.title } : {}) });
+    // Started as it is stored, so a refused charge (402) leaves neither a draft nor a task behind.
+    const job = await this.insertJob({ output: 'library' }, [{ ...file, pages }], { task: taskId, ...(body.title !== undefined ? { title: body.title } : {}) }, true);
     await this.store.put('tasks', taskId, { task: { id: taskId, type: 'import-omr', state: 'created', progress: { percent: 0 }, creationDate: job.creationDate }, job: job.id });
-    await this.startJob(job.id);
+    this.enqueue(job.id);
     return { status: 202, task: await this.getTask(taskId) };
   }
 
@@ -475,8 +607,9 @@ class LocalEngine implements ScoreSightClient {
     clearInterval(this.sweepTimer);
     this.jobs.wakeAll();
     if (this.ownsPool) await this.pool.close();
-    // Running jobs stay `processing` in the store and resume when a client opens it again.
-    await Promise.allSettled([...this.running].map((id) => this.jobs.update(id, (r) => r)));
+    // Running jobs stay `processing` in the store and resume when a client opens it again. A page
+    // being read is given up here, on purpose: stored as queued, it is no interruption to count.
+    await Promise.allSettled([...this.running].map((id) => this.jobs.update(id, (r) => (isRecognizing(r.job) ? this.machine(r, { type: 'requeue' }) : r))));
     await this.store.close();
   }
 
@@ -492,10 +625,12 @@ class LocalEngine implements ScoreSightClient {
     while (!this.closed && this.running.size < this.maxParallel && this.queue.length) {
       const id = this.queue.shift()!;
       this.running.add(id);
-      void this.recognize(id).finally(() => {
-        this.running.delete(id);
-        this.drain();
-      });
+      void this.recognize(id)
+        .catch((err) => this.warn(OmrError.from(err).code, `Job ${id} could not record how its run ended: ${OmrError.from(err).message}`))
+        .finally(() => {
+          this.running.delete(id);
+          this.drain();
+        });
     }
   }
 
@@ -507,25 +642,35 @@ class LocalEngine implements ScoreSightClient {
         record.files.map(async (meta, i) => ({ filename: meta.filename, mimeType: meta.mimeType, data: await this.fileData(jobId, i) })),
       );
       const total = pagesOf(record.files);
-      const outcome = await this.pool.recognize(
-        // Text is read in the job's languages; a details submission's mainLanguage, kept on the record, leads
-        // them when the job is recognised again (a resumed job): lyrics are read once, before the review.
-        { files, ...(this.options.dpi ? { dpi: this.options.dpi } : {}), locales: jobLocales(record) },
-        {
-          beforePage: async (page) => {
-            const current = this.jobs.get(jobId);
-            if (this.closed || current.job.status !== 'processing' || this.cancels.has(jobId)) {
-              throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
-            }
-            await this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', page, total, 0));
+      const stopped = () => {
+        const current = this.jobs.get(jobId);
+        return this.closed || current.job.status !== 'processing' || this.cancels.has(jobId);
+      };
+      // Engines sharing the pool (the server's accounts) take turns at it: see pool-turns.ts.
+      const outcome = await turnsFor(this.pool).run(this, (started) => {
+        if (stopped()) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`); // while it waited for its turn
+        return this.pool.recognize(
+          // Text is read in the job's languages; a details submission's mainLanguage, kept on the record, leads
+          // them when the job is recognised again (a resumed job): lyrics are read once, before the review.
+          { files, ...(this.options.dpi ? { dpi: this.options.dpi } : {}), locales: jobLocales(record) },
+          {
+            beforePage: async (page) => {
+              if (stopped()) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
+              await this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', page, total, 0));
+            },
+            onStage: (page: number, stage: PageStage) => {
+              const [key, within] = STAGE_PROGRESS[stage];
+              void this.progress(jobId, pageProgress(key, page, total, within)).catch(() => {});
+            },
           },
-          onStage: (page: number, stage: PageStage) => {
-            const [key, within] = STAGE_PROGRESS[stage];
-            void this.progress(jobId, pageProgress(key, page, total, within)).catch(() => {});
+          {
+            onStart: () => {
+              started();
+              void this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', 0, total, 0)).catch(() => {});
+            },
           },
-        },
-        { onStart: () => void this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', 0, total, 0)).catch(() => {}) },
-      );
+        );
+      });
       if (this.cancels.has(jobId)) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
       await this.progress(jobId, { percent: 90, text: 'Assembling the score', key: 'OMR_ASSEMBLING' });
       const details = detectDetails(outcome.score);
@@ -544,8 +689,14 @@ class LocalEngine implements ScoreSightClient {
     }
   }
 
-  /** The finishing stages: the library score (for `output: library`), then `done`. */
+  /**
+   * The finishing stages: the library score (for `output: library`), then
+   * `done`. The score is created in turn with the job's other changes, so a
+   * cancel lands either before (no score is made) or after (a no-op on a
+   * done job): never a score whose job was canceled.
+   */
   private async finish(jobId: string): Promise<void> {
+    let created: string | undefined;
     try {
       const record = this.jobs.get(jobId);
       if (record.job.status !== 'processing') return;
@@ -553,14 +704,23 @@ class LocalEngine implements ScoreSightClient {
       const result = await this.result(jobId);
       const thumbnail = await this.store.get('blobs', thumbnailKey(jobId));
       const exports = availableFormats({ thumbnail });
-      let score: string | undefined;
-      if (record.job.output === 'library') {
-        score = (await this.library.create(result.score, { job: jobId, modelVersion: result.modelVersion })).score.id;
-      }
-      await this.apply(jobId, { type: 'finish', result: { exports, ...(score ? { score } : {}) } });
+      await this.mutate(jobId, async (current) => {
+        if (current.job.status !== 'processing') return current; // canceled meanwhile
+        if (current.job.output === 'library') {
+          created = (await this.library.create(result.score, { job: jobId, modelVersion: result.modelVersion })).score.id;
+        }
+        return this.machine(current, { type: 'finish', result: { exports, ...(created ? { score: created } : {}) } });
+      });
     } catch (err) {
+      // The job could not be stored as done: the score it made must not outlive that.
+      if (created && this.jobs.find(jobId)?.job.status !== 'done') await this.library.discard(created).catch(() => {});
       await this.stop(jobId, err);
     }
+  }
+
+  /** The finishing stages run without a caller waiting: a failure to even record the error is reported. */
+  private finishInBackground(jobId: string): Promise<void> {
+    return this.finish(jobId).catch((err) => this.warn(OmrError.from(err).code, `Job ${jobId} could not record how it ended: ${OmrError.from(err).message}`));
   }
 
   /** A run ended early: canceled between pages, or failed (credits reverted either way). */
@@ -577,26 +737,34 @@ class LocalEngine implements ScoreSightClient {
     }
   }
 
-  /** Resumes a job found `processing` when the client opens. */
+  /**
+   * Resumes a job found `processing` when the client opens. Only a job
+   * stored while a page was being read was cut short by a crash, and counts
+   * as an interruption; a queued job, or one a graceful close stopped (it
+   * stores its jobs as queued), just takes its place again.
+   */
   private async resume(record: JobRecord): Promise<void> {
     const id = record.job.id;
-    const attempts = (record.attempts ?? 0) + 1;
-    if (attempts > MAX_ATTEMPTS) {
-      await this.apply(id, { type: 'fail', code: 'WORKER_CRASHED', message: `Job ${id} was interrupted ${MAX_ATTEMPTS} times while running and was stopped.` });
-      return;
+    if (isRecognizing(record.job)) {
+      const attempts = (record.attempts ?? 0) + 1;
+      if (attempts > MAX_ATTEMPTS) {
+        await this.apply(id, { type: 'fail', code: 'WORKER_CRASHED', message: `Job ${id} was interrupted ${attempts} times while a page was being read, and was stopped.` });
+        return;
+      }
+      await this.jobs.update(id, (r) => ({ ...r, attempts }));
     }
-    await this.jobs.update(id, (r) => ({ ...r, attempts }));
     const finishing = record.job.progress?.key === 'OMR_ASSEMBLING' || record.job.progress?.key === 'OMR_CREATING_SCORE';
     if (finishing && (await this.store.get('results', id))) {
-      void this.finish(id);
+      void this.finishInBackground(id);
       return;
     }
     await this.apply(id, { type: 'requeue' });
     this.enqueue(id);
   }
 
+  /** Live progress; none once the client is closing, so a page given up by `close` stays queued in the store. */
   private async progress(jobId: string, progress: JobProgress): Promise<void> {
-    await this.jobs.update(jobId, (r) => (r.job.status === 'processing' ? { ...r, ...transition(r, { type: 'progress', progress }) } : r));
+    await this.jobs.update(jobId, (r) => (r.job.status === 'processing' && !this.closed ? { ...r, ...transition(r, { type: 'progress', progress }) } : r));
   }
 
   private async apply(jobId: string, event: JobEvent): Promise<JobRecord> {
@@ -614,7 +782,10 @@ class LocalEngine implements ScoreSightClient {
       refund = Math.max(0, current.charged - next.charged);
       return next;
     });
-    if (refund) await this.ledger.refund(refund);
+    if (refund) {
+      // The change is stored: the refund stands in memory even if its write fails, and the next write keeps it.
+      await this.ledger.refund(refund).catch((err) => this.warn(OmrError.from(err).code, `Refunding ${refund} credit(s) for job ${jobId} could not be stored yet: ${OmrError.from(err).message}`));
+    }
     return record;
   }
 
@@ -661,6 +832,21 @@ class LocalEngine implements ScoreSightClient {
     await this.store.delete('results', id);
   }
 
+  /**
+   * A job whose record was damaged: its files and result follow the record
+   * into the store's quarantine, kept for a person to look at instead of
+   * lingering unreachable; the ledger refunds what it held.
+   */
+  private async setAside(jobId: string, problem: string): Promise<void> {
+    for (const key of await this.store.keys('blobs', `${jobId}:`)) await this.store.quarantine('blobs', key);
+    await this.store.quarantine('results', jobId);
+    this.warn('DAMAGED_RECORD', `The record of job ${jobId} was damaged (${problem}); it was moved to the store's quarantine with its files and result, and the job no longer lists.`);
+  }
+
+  private warn(code: string, message: string): void {
+    (this.options.onWarning ?? warnOnConsole)({ code, message });
+  }
+
   private view(jobId: string): Job {
     return structuredClone(this.jobs.get(jobId).job);
   }
@@ -676,6 +862,10 @@ class LocalEngine implements ScoreSightClient {
   private assertOpen(): void {
     if (this.closed) throw new OmrError('INTERNAL_ERROR', 'This client is closed; create a new one.', { status: 503 });
   }
+}
+
+function warnOnConsole(warning: EngineWarning): void {
+  console.warn(`scoresight: ${warning.code}: ${warning.message}`);
 }
 
 /** An uploaded file, read and checked: its bytes and what the job record keeps of it. */

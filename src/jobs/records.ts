@@ -26,7 +26,7 @@ export interface JobRecord {
   charged: number;
   /** `mainLanguage` from the details submission. */
   mainLanguage?: string;
-  /** Times the job was found running when a client opened the store (interrupted runs). */
+  /** Times the job was found reading a page when a client opened the store: runs a crash cut short. */
   attempts?: number;
   /** The import task this job runs (hidden from the job list). */
   task?: string;
@@ -67,4 +67,34 @@ export interface StoreSchema {
   revisions: RevisionRecord;
   tasks: TaskRecord;
   meta: unknown;
+}
+
+/**
+ * What is wrong with a stored job record, or undefined when it has the
+ * shape the engine relies on. Checked as records load, so one record
+ * written by another version (or by hand) is set aside instead of stopping
+ * the engine with a TypeError.
+ */
+export function jobRecordProblem(value: unknown, key: string): string | undefined {
+  if (!isObject(value)) return 'it is not an object';
+  const { job, seq, files, charged } = value;
+  if (!isObject(job)) return 'it has no job object';
+  if (job.id !== key) return `its job id ${JSON.stringify(job.id)} is not its key`;
+  for (const field of ['status', 'output', 'creationDate'] as const) {
+    if (typeof job[field] !== 'string') return `job.${field} is not a string`;
+  }
+  if (!Array.isArray(job.interactiveSteps) || !Array.isArray(job.locales)) return 'job.interactiveSteps or job.locales is not an array';
+  if (typeof seq !== 'number' || !Number.isFinite(seq)) return 'seq is not a number';
+  if (typeof charged !== 'number' || !Number.isFinite(charged) || charged < 0) return 'charged is not a count of credits';
+  if (!Array.isArray(files)) return 'files is not an array';
+  for (const [index, file] of files.entries()) {
+    if (!isObject(file) || typeof file.pages !== 'number' || typeof file.size !== 'number' || typeof file.filename !== 'string' || typeof file.mimeType !== 'string') {
+      return `files[${index}] is not a file description`;
+    }
+  }
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,14 @@
  *
  * A directory belongs to one process at a time: writes to a key are ordered
  * in memory, and opening the store removes temporary files it finds.
+ * Records that no longer parse are moved to `quarantine/<collection>/`
+ * beside the collections, never deleted.
+ *
+ * A file-system failure (permissions, a full disk, a path that is a file)
+ * rejects the call with `STORAGE_FAILED` (507 for a full disk or quota,
+ * 500 otherwise). A directory that cannot be prepared does not fail
+ * opening: every call tries again and fails alike until it can, so a
+ * server with one broken account directory still serves the others.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
@@ -16,33 +24,63 @@ import { COLLECTIONS, type Collection, type Store } from './store.js';
 export interface FileStoreOptions {
   /**
    * Told about a record that no longer parses (say, a file truncated by a
-   * crash under an older version). The record then reads as missing instead
-   * of failing the whole listing; writing the key again replaces it.
+   * crash under an older version), once it was moved to `quarantine` (the
+   * path it now has). The record then reads as missing instead of failing
+   * the whole listing; writing the key again starts it afresh. Default: a
+   * warning on the console.
    */
-  onCorrupt?: (collection: Collection, key: string, error: unknown) => void;
+  onCorrupt?: (collection: Collection, key: string, error: unknown, quarantine: string) => void;
 }
 
 const TEMP_SUFFIX = '.tmp';
+/** The folder, beside the collections, that damaged records are moved to. */
+export const QUARANTINE_DIRECTORY = 'quarantine';
 
 export async function createFileStore(directory: string, options: FileStoreOptions = {}): Promise<Store> {
-  const onCorrupt = options.onCorrupt ?? (() => {});
+  const onCorrupt = options.onCorrupt ?? warnCorrupt;
   const root = path.resolve(directory);
   // The last write (or delete) started on each file; later ones chain onto it
   // so they land in call order, as they do in IndexedDB, and reads wait for it.
   const pending = new Map<string, Promise<void>>();
   let closed = false;
 
-  for (const collection of COLLECTIONS) {
-    const dir = path.join(root, collection);
-    await mkdir(dir, { recursive: true });
-    // Temporary files are writes a crash cut short: the old value still stands.
-    for (const name of await readdir(dir, { recursive: true })) {
-      if (name.endsWith(TEMP_SUFFIX)) await unlink(path.join(dir, name)).catch(ignoreMissing);
+  async function prepare(): Promise<void> {
+    for (const collection of COLLECTIONS) {
+      const dir = path.join(root, collection);
+      await mkdir(dir, { recursive: true });
+      // Temporary files are writes a crash cut short: the old value still stands.
+      for (const name of await readdir(dir, { recursive: true })) {
+        if (name.endsWith(TEMP_SUFFIX)) await unlink(path.join(dir, name)).catch(ignoreMissing);
+      }
     }
   }
 
-  function ensureOpen(): void {
+  let prepared: Promise<void> | undefined;
+  /** Resolves once the directories exist; a failed attempt is not remembered, so a repaired directory heals. */
+  async function ready(): Promise<void> {
+    const attempt = (prepared ??= prepare());
+    try {
+      await attempt;
+    } catch (error) {
+      if (prepared === attempt) prepared = undefined;
+      throw storageFailure(root, 'prepare its directories', error);
+    }
+  }
+  await ready().catch(() => {}); // the calls report it
+
+  /** Rejects once closed; otherwise waits for the directories, reporting a failure as STORAGE_FAILED. */
+  async function ensureOpen(): Promise<void> {
     if (closed) throw new OmrError('INTERNAL_ERROR', `The file store at ${root} is closed; open it again to keep storing.`);
+    await ready();
+  }
+
+  /** Runs a file-system step of a call, reporting its failure as STORAGE_FAILED. */
+  async function guarded<T>(action: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      throw storageFailure(root, action, error);
+    }
   }
 
   function fileOf(collection: Collection, key: string): string {
@@ -73,9 +111,28 @@ export async function createFileStore(directory: string, options: FileStoreOptio
     try {
       return JSON.parse(bytes.toString('utf8')) as StoreSchema[C];
     } catch (error) {
-      onCorrupt(collection, key, error);
+      let moved: string | undefined;
+      await serialize(file, async () => {
+        moved = await moveAside(collection, key);
+      });
+      if (moved) onCorrupt(collection, key, error, moved);
       return undefined;
     }
+  }
+
+  /** Moves a record's file under `quarantine/`, stamped so no earlier one is overwritten; its new path, or undefined if it was gone. */
+  async function moveAside(collection: Collection, key: string): Promise<string | undefined> {
+    const ext = extension(collection);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const target = path.join(root, QUARANTINE_DIRECTORY, collection, `${keyToPath(key, ext).slice(0, -ext.length)}.${stamp}${ext}`);
+    await mkdir(path.dirname(target), { recursive: true });
+    try {
+      await rename(fileOf(collection, key), target);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    return target;
   }
 
   async function list(collection: Collection): Promise<string[]> {
@@ -91,12 +148,12 @@ export async function createFileStore(directory: string, options: FileStoreOptio
 
   return {
     async get(collection, key) {
-      ensureOpen();
-      return read(collection, key);
+      await ensureOpen();
+      return guarded(`read ${collection}/${key}`, () => read(collection, key));
     },
 
     async put(collection, key, value) {
-      ensureOpen();
+      await ensureOpen();
       const file = fileOf(collection, key);
       let data: string | Uint8Array;
       if (collection === 'blobs') {
@@ -108,41 +165,50 @@ export async function createFileStore(directory: string, options: FileStoreOptio
       }
       // Write beside the target and rename over it: a rename is atomic, so a
       // crash leaves the old file or the new one, never a torn one.
-      return serialize(file, async () => {
-        const temp = `${file}.${randomUUID()}${TEMP_SUFFIX}`;
-        await mkdir(path.dirname(file), { recursive: true });
-        try {
-          await writeFile(temp, data, { flush: true });
-          await rename(temp, file);
-        } catch (error) {
-          await unlink(temp).catch(ignoreMissing);
-          throw error;
-        }
-      });
+      return guarded(`write ${collection}/${key}`, () =>
+        serialize(file, async () => {
+          const temp = `${file}.${randomUUID()}${TEMP_SUFFIX}`;
+          await mkdir(path.dirname(file), { recursive: true });
+          try {
+            await writeFile(temp, data, { flush: true });
+            await rename(temp, file);
+          } catch (error) {
+            await unlink(temp).catch(() => {});
+            throw error;
+          }
+        }),
+      );
     },
 
     async delete(collection, key) {
-      ensureOpen();
+      await ensureOpen();
       const file = fileOf(collection, key);
       // Directories a long key needed stay behind: empty, harmless, and
       // removing them could race a put that is about to write into them.
-      return serialize(file, () => unlink(file).catch(ignoreMissing));
+      return guarded(`delete ${collection}/${key}`, () => serialize(file, () => unlink(file).catch(ignoreMissing)));
     },
 
     async keys(collection, prefix = '') {
-      ensureOpen();
-      return (await list(collection)).filter((key) => key.startsWith(prefix));
+      await ensureOpen();
+      return (await guarded(`list ${collection}`, () => list(collection))).filter((key) => key.startsWith(prefix));
     },
 
     async values<C extends Collection>(collection: C) {
-      ensureOpen();
-      const values: StoreSchema[C][] = [];
-      // One file at a time: a large collection must not exhaust file handles.
-      for (const key of await list(collection)) {
-        const value = await read(collection, key);
-        if (value !== undefined) values.push(value);
-      }
-      return values;
+      await ensureOpen();
+      return guarded(`read ${collection}`, async () => {
+        const values: StoreSchema[C][] = [];
+        // One file at a time: a large collection must not exhaust file handles.
+        for (const key of await list(collection)) {
+          const value = await read(collection, key);
+          if (value !== undefined) values.push(value);
+        }
+        return values;
+      });
+    },
+
+    async quarantine(collection, key) {
+      await ensureOpen();
+      await guarded(`quarantine ${collection}/${key}`, () => serialize(fileOf(collection, key), async () => void (await moveAside(collection, key))));
     },
 
     async close() {
@@ -196,6 +262,21 @@ function pathToKey(file: string, ext: string): string | undefined {
     String.fromCharCode(parseInt(wide ?? narrow!, 16)),
   );
   return keyToPath(key, ext) === file ? key : undefined;
+}
+
+/** File-system errors meaning the disk or the account's quota is full: 507 Insufficient Storage. */
+const FULL_CODES = ['ENOSPC', 'EDQUOT'];
+
+function storageFailure(root: string, action: string, error: unknown): OmrError {
+  if (error instanceof OmrError) return error;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const full = code !== undefined && FULL_CODES.includes(code);
+  const advice = full ? 'Free some disk space (or raise the quota) and try again.' : 'Check that the directory exists and is writable, then try again.';
+  return new OmrError('STORAGE_FAILED', `The job store at ${root} could not ${action} (${(error as Error)?.message ?? error}). ${advice}`, { status: full ? 507 : 500, cause: error });
+}
+
+function warnCorrupt(collection: Collection, key: string, error: unknown, quarantine: string): void {
+  console.warn(`scoresight store: the ${collection} record ${JSON.stringify(key)} could not be read (${(error as Error)?.message ?? error}); it was moved to ${quarantine}.`);
 }
 
 function isMissing(error: unknown): boolean {

@@ -32,6 +32,9 @@ export interface IndexedDbStoreOptions {
   blockedTimeoutMs?: number;
 }
 
+/** Keys in `meta` of records moved aside by `quarantine`: `quarantine/<collection>/<key>/<time>`. */
+export const QUARANTINE_PREFIX = 'quarantine/';
+
 /** Raise when the schema changes, and add a step to {@link upgrade}. */
 const VERSION = 1;
 
@@ -91,6 +94,14 @@ export async function openIndexedDbStore(options: IndexedDbStoreOptions = {}): P
     },
     async values<C extends Collection>(collection: C) {
       return (await connect()).getAll(collection) as Promise<StoreSchema[C][]>;
+    },
+    async quarantine(collection, key) {
+      // Kept in `meta` under a name no engine key uses, so nothing reads it as live data.
+      const db = await connect();
+      const value = await db.get(collection, key);
+      if (value === undefined) return;
+      await db.put('meta', value, `${QUARANTINE_PREFIX}${collection}/${key}/${new Date().toISOString()}`);
+      await db.delete(collection, key);
     },
     async close() {
       closed = true;

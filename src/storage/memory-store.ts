@@ -8,6 +8,8 @@ import { COLLECTIONS, type Collection, type Store } from './store.js';
 
 export function createMemoryStore(): Store {
   const data = new Map<Collection, Map<string, unknown>>(COLLECTIONS.map((c) => [c, new Map()]));
+  /** Records moved aside by `quarantine`, kept as they were. */
+  const quarantined: { collection: Collection; key: string; value: unknown }[] = [];
   let closed = false;
 
   // Every call goes through here, so a closed store rejects everywhere alike.
@@ -35,6 +37,12 @@ export function createMemoryStore(): Store {
     async values<C extends Collection>(name: C) {
       const records = collection(name);
       return [...records.keys()].sort().map((key) => structuredClone(records.get(key)) as StoreSchema[C]);
+    },
+    async quarantine(name, key) {
+      const records = collection(name);
+      if (!records.has(key)) return;
+      quarantined.push({ collection: name, key, value: records.get(key) });
+      records.delete(key);
     },
     async close() {
       closed = true;

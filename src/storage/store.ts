@@ -14,6 +14,11 @@ export const COLLECTIONS = ['jobs', 'results', 'blobs', 'scores', 'revisions', '
 export type Collection = (typeof COLLECTIONS)[number];
 
 export interface Store {
+  /**
+   * A record that can no longer be read (a file truncated by a crash) reads
+   * as missing: the store moves it aside, as `quarantine` does, and reports
+   * it. So a key `keys` listed that then reads as undefined was damaged.
+   */
   get<C extends Collection>(collection: C, key: string): Promise<StoreSchema[C] | undefined>;
   /** Writes atomically: after a crash a key holds either the old or the new value, never half of one. */
   put<C extends Collection>(collection: C, key: string, value: StoreSchema[C]): Promise<void>;
@@ -23,6 +28,12 @@ export interface Store {
   keys(collection: Collection, prefix?: string): Promise<string[]>;
   /** Every value of a collection, in ascending key order. */
   values<C extends Collection>(collection: C): Promise<StoreSchema[C][]>;
+  /**
+   * Moves a damaged record aside: `get`, `keys` and `values` no longer see
+   * it, but it is kept, never deleted, for a person to inspect or restore.
+   * Quarantining a missing key is not an error.
+   */
+  quarantine(collection: Collection, key: string): Promise<void>;
   /** Releases the store (closes the database); later calls reject. */
   close(): Promise<void>;
 }

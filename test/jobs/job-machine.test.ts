@@ -114,6 +114,16 @@ describe('transition table', () => {
     expect(transition(state, { type: 'erase', now: '2027-01-01T00:00:00.000Z' })).toBe(state);
   });
 
+  it('the retention pass erases a musicxml draft past its deadline: status kept, and it can no longer take files or start', () => {
+    const later = '2026-12-23T00:00:00.000Z';
+    const state = run(draft(), { type: 'erase', now: later, sweep: true });
+    expect(state.job).toMatchObject({ status: 'draft', retention: { expiredDate: later } });
+    rejects(state, { type: 'addFile' }, 'OMR_JOB_EXPIRED', 409);
+    rejects(state, { type: 'start', pages: 1 }, 'OMR_JOB_EXPIRED', 409);
+    // The pass never erases a job still running.
+    for (const running of [queued(), awaiting()]) rejects(running, { type: 'erase', now: later, sweep: true }, 'OMR_JOB_IN_PROGRESS', 409);
+  });
+
   it('a restart finds a running job and queues it again', () => {
     const state = run(reading(), { type: 'requeue' });
     expect(state.job).toMatchObject({ status: 'processing', progress: QUEUED_PROGRESS });

@@ -127,6 +127,18 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.keys('meta')).toEqual([]);
     });
 
+    it('quarantine moves a record out of sight; a missing key is fine; the key can be written afresh', async () => {
+      await store.put('jobs', 'good', { seq: 1 } as never);
+      await store.put('jobs', 'bad', { seq: 'two' } as never);
+      await store.quarantine('jobs', 'bad');
+      await store.quarantine('jobs', 'never-there');
+      expect(await store.keys('jobs')).toEqual(['good']);
+      expect(await store.get('jobs', 'bad')).toBeUndefined();
+      expect(await store.values('jobs')).toEqual([{ seq: 1 }]);
+      await store.put('jobs', 'bad', { seq: 2 } as never);
+      expect(await store.values('jobs')).toEqual([{ seq: 2 }, { seq: 1 }]);
+    });
+
     it('rejects every call once closed, with an OmrError', async () => {
       await store.put('meta', 'a', 1);
       await store.close();

@@ -92,23 +92,40 @@ describe('the file store on disk', () => {
     await reopened.close();
   });
 
-  it('skips a corrupt record in values() and reports it, keeping the others', async () => {
+  it('moves a corrupt record to quarantine/ and reports it once, keeping the others', async () => {
     const directory = await freshDirectory();
-    const reports: [Collection, string, unknown][] = [];
+    const reports: [Collection, string, unknown, string][] = [];
     const store = await createFileStore(directory, { onCorrupt: (...report) => reports.push(report) });
     for (const key of ['a', 'b', 'c']) await store.put('jobs', key, { key } as never);
-    await writeFile(path.join(directory, 'jobs', 'b.json'), '{"key": "b", "job": {"st'); // truncated by a crash
+    const damaged = '{"key": "b", "job": {"st'; // truncated by a crash
+    await writeFile(path.join(directory, 'jobs', 'b.json'), damaged);
 
     expect(await store.values('jobs')).toEqual([{ key: 'a' }, { key: 'c' }]);
     expect(reports).toHaveLength(1);
     expect(reports[0]!.slice(0, 2)).toEqual(['jobs', 'b']);
     expect(reports[0]![2]).toBeInstanceOf(SyntaxError);
+    // Moved aside, never deleted: the bytes are kept for a person to look at.
+    expect(path.relative(directory, reports[0]![3])).toMatch(/^quarantine[/\\]jobs[/\\]b\..+\.json$/);
+    expect(await readFile(reports[0]![3], 'utf8')).toBe(damaged);
 
     expect(await store.get('jobs', 'b')).toBeUndefined();
-    expect(reports).toHaveLength(2);
-    expect(await store.keys('jobs')).toEqual(['a', 'b', 'c']);
-    await store.put('jobs', 'b', { key: 'b' } as never); // writing it again repairs it
+    expect(await store.keys('jobs')).toEqual(['a', 'c']);
+    expect(reports).toHaveLength(1);
+    await store.put('jobs', 'b', { key: 'b' } as never); // writing it again starts it afresh
     expect(await store.values('jobs')).toEqual([{ key: 'a' }, { key: 'b' }, { key: 'c' }]);
+    await store.close();
+  });
+
+  it('quarantine() moves a record aside under quarantine/, keeping its bytes', async () => {
+    const directory = await freshDirectory();
+    const store = await createFileStore(directory);
+    await store.put('meta', 'credits', 'not a number');
+    await store.quarantine('meta', 'credits');
+    await store.quarantine('meta', 'missing');
+    expect(await store.keys('meta')).toEqual([]);
+    const kept = await readdir(path.join(directory, 'quarantine', 'meta'));
+    expect(kept).toHaveLength(1);
+    expect(JSON.parse(await readFile(path.join(directory, 'quarantine', 'meta', kept[0]!), 'utf8'))).toBe('not a number');
     await store.close();
   });
 
