@@ -8,6 +8,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { OmrError } from '../errors.js';
 import type { Raster } from '../image/raster.js';
 import { countPages, type InputFile } from '../input/decode-pages.js';
+import { pageWarnings, type PageReport } from '../recognize/page-report.js';
 import { RECOGNITION_MODEL_VERSION, recognizeScore } from '../recognize/recognize-score.js';
 import type { Score } from '../score/model.js';
 import { checkPagesExist } from './page-list.js';
@@ -54,6 +55,8 @@ export interface RecognizeSummary {
   notes: number;
   seconds: number;
   pageTimings: PageTiming[];
+  /** Each page recognised (1-based): how far it was turned to stand upright, how sure its reading is, or why it was skipped. */
+  pageReadings: { page: number; turned: number; confidence: number; skipped?: PageReport['skipped'] }[];
   warnings: string[];
   lowConfidenceMeasures: { part: string; measure: string; index: number; page: number; confidence: number }[];
   outputs: { format: string; path: string }[];
@@ -90,7 +93,9 @@ export async function runRecognize(command: RecognizeCommand, io: RecognizeIO): 
     progress = createProgress({ total: selected.length, tty: io.isTTY, ...(command.quiet ? {} : { write: io.stderr }) });
     const tracker = progress;
     let firstPage: Raster | undefined;
+    const reports: PageReport[] = [];
     const score = await recognizeScore(files, {
+      onPage: (report) => reports.push(report),
       ...(command.locale ? { locales: [command.locale] } : {}),
       ...(command.pages ? { pages: command.pages.map((p) => p - 1) } : {}),
       readText: command.readText,
@@ -100,7 +105,7 @@ export async function runRecognize(command: RecognizeCommand, io: RecognizeIO): 
     });
     progress.finish();
     const seconds = (performance.now() - started) / 1000;
-    const summary = summarise(score, command, { total, selected, timings: progress.timings, seconds });
+    const summary = summarise(score, command, { total, selected, timings: progress.timings, reports, seconds });
     if (chatty) io.stdout(`recognised ${summary.parts.length} part(s), ${summary.measures} measures, ${summary.notes} notes in ${seconds.toFixed(1)} s\n`);
     if (!command.quiet) for (const warning of summary.warnings) io.stderr(`warning: ${warning}\n`);
     const outDir = command.outDir ?? dirname(command.inputs[0]!);
@@ -129,7 +134,7 @@ function fail(error: OmrError, command: RecognizeCommand, io: RecognizeIO): numb
 function summarise(
   score: Score,
   command: RecognizeCommand,
-  run: { total: number; selected: number[]; timings: readonly PageTiming[]; seconds: number },
+  run: { total: number; selected: number[]; timings: readonly PageTiming[]; reports: readonly PageReport[]; seconds: number },
 ): RecognizeSummary {
   const parts = score.parts.map((part) => ({
     id: part.id,
@@ -146,9 +151,9 @@ function summarise(
         : [],
     ),
   );
-  const withoutMusic = run.timings.filter((t) => !t.music).map((t) => t.page);
+  const withoutMusic = run.reports.filter((r) => r.skipped).map((r) => r.page + 1);
   const warnings = [
-    ...withoutMusic.map((page) => `page ${page} has no music staves; it was skipped.`),
+    ...pageWarnings(run.reports),
     ...(lowConfidenceMeasures.length
       ? [`${lowConfidenceMeasures.length} measure(s) were read with low confidence (below ${LOW_CONFIDENCE}); check them: ${lowConfidenceMeasures.slice(0, 10).map((m) => `${m.part} m. ${m.measure} (page ${m.page})`).join(', ')}${lowConfidenceMeasures.length > 10 ? ' …' : ''}.`]
       : []),
@@ -162,6 +167,7 @@ function summarise(
     notes: parts.reduce((n, p) => n + p.notes, 0),
     seconds: Math.round(run.seconds * 1000) / 1000,
     pageTimings: [...run.timings],
+    pageReadings: run.reports.map((r) => ({ page: r.page + 1, turned: r.turned, confidence: r.confidence, ...(r.skipped ? { skipped: r.skipped } : {}) })),
     warnings,
     lowConfidenceMeasures,
     outputs: [],

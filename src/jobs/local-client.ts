@@ -14,6 +14,7 @@ import type { InputFile } from '../input/decode-pages.js';
 import { countPages } from '../input/decode-pages.js';
 import { MIME_TYPES, detectFileType } from '../input/file-type.js';
 import type { PageStage } from '../recognize/recognize-page.js';
+import { pageWarnings, type PageReport } from '../recognize/page-report.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
 import { extractMxlScore } from '../import/mxl-container.js';
 import type { Score } from '../score/model.js';
@@ -108,6 +109,8 @@ export interface JobScoreResult {
   score: Score;
   /** Pages recognised. */
   pageCount: number;
+  /** What became of each page: read (how far it was turned, how sure the reading is) or skipped and why. */
+  pages: PageReport[];
   /** The models that read the pages. */
   modelVersion: string;
 }
@@ -481,8 +484,8 @@ class LocalEngine implements ScoreSightClient {
 
   async getJobResult(jobId: string): Promise<JobScoreResult> {
     assertDownloadable(this.jobs.get(jobId).job);
-    const { score, pageCount, modelVersion } = await this.result(jobId);
-    return { score, pageCount, modelVersion };
+    const { score, pageCount, pages = [], modelVersion } = await this.result(jobId);
+    return { score, pageCount, pages, modelVersion };
   }
 
   async deleteJob(jobId: string): Promise<Job> {
@@ -677,7 +680,7 @@ class LocalEngine implements ScoreSightClient {
       const stored = this.jobs.get(jobId);
       if (stored.title !== undefined) outcome.score.credits.title = stored.title;
       await this.store.put('blobs', thumbnailKey(jobId), outcome.thumbnail);
-      const result: ResultRecord = { recognized: outcome.score, score: outcome.score, modelVersion: outcome.modelVersion, pageCount: outcome.pageCount };
+      const result: ResultRecord = { recognized: outcome.score, score: outcome.score, modelVersion: outcome.modelVersion, pageCount: outcome.pageCount, pages: outcome.pages };
       await this.store.put('results', jobId, result);
       if (stored.job.interactiveSteps.includes('details') && !isResolved(details)) {
         await this.apply(jobId, { type: 'awaitInput', data: details });
@@ -704,12 +707,13 @@ class LocalEngine implements ScoreSightClient {
       const result = await this.result(jobId);
       const thumbnail = await this.store.get('blobs', thumbnailKey(jobId));
       const exports = availableFormats({ thumbnail });
+      const warnings = pageWarnings(result.pages ?? []);
       await this.mutate(jobId, async (current) => {
         if (current.job.status !== 'processing') return current; // canceled meanwhile
         if (current.job.output === 'library') {
           created = (await this.library.create(result.score, { job: jobId, modelVersion: result.modelVersion })).score.id;
         }
-        return this.machine(current, { type: 'finish', result: { exports, ...(created ? { score: created } : {}) } });
+        return this.machine(current, { type: 'finish', result: { exports, ...(created ? { score: created } : {}), ...(warnings.length ? { warnings } : {}) } });
       });
     } catch (err) {
       // The job could not be stored as done: the score it made must not outlive that.
@@ -810,7 +814,11 @@ class LocalEngine implements ScoreSightClient {
     // Read here rather than in the pool, so adding a file never waits behind recognitions. A file
     // that cannot be read still joins the job as one page: the job then ends in error with the
     // decoder's message, as the service does.
-    const pages = await countPages({ filename: filename || `${label}.${type}`, data, mimeType }).catch(() => 1);
+    // A document with more pages than are read is refused now, before any credit is charged for it.
+    const pages = await countPages({ filename: filename || `${label}.${type}`, data, mimeType }).catch((err: unknown) => {
+      if (err instanceof OmrError && err.code === 'FILE_TOO_LARGE') throw err;
+      return 1;
+    });
     return { filename, data, mimeType, size: data.length, pages };
   }
 

@@ -5,6 +5,7 @@
  */
 import type { Score } from '../score/model.js';
 import type { Job, LibraryScore, Task } from './types.js';
+import type { PageReport } from '../recognize/page-report.js';
 
 /** An uploaded file; its bytes are the blob `file:<job>:<index>`. */
 export interface FileMeta {
@@ -43,6 +44,8 @@ export interface ResultRecord {
   modelVersion: string;
   /** Pages recognised. */
   pageCount: number;
+  /** What became of each page (absent in results stored before pages were reported). */
+  pages?: PageReport[];
 }
 
 export interface RevisionRecord {

@@ -97,6 +97,12 @@ export interface JobResult {
   exports: (ExportFormat | (string & {}))[];
   /** Library score identifier, for `output: library`. */
   score?: string;
+  /**
+   * What a person should know about the reading, one sentence each: pages skipped because they hold
+   * no music, pages turned upright. Absent when there is nothing to say. (An addition to the
+   * service's job resource; clients that do not know it ignore it.)
+   */
+  warnings?: string[];
 }
 
 /** The job resource, exactly as the service returns it. */

@@ -6,10 +6,10 @@
  * (a title page) is skipped; a job without any music fails with
  * NO_MUSIC_DETECTED.
  */
-import { OmrError, type OmrErrorCode } from '../errors.js';
-import type { PageTurn } from '../staves/upright.js';
+import { OmrError } from '../errors.js';
+import type { PageReport } from './page-report.js';
 
-export type { PageTurn };
+export type { PageReport, PageTurn } from './page-report.js';
 import { buildScore } from '../assembly/build-score.js';
 import type { SystemReading } from '../assembly/read-page.js';
 import type { Raster } from '../image/raster.js';
@@ -36,21 +36,6 @@ export interface RecognizeProgress {
   /** 0-based index of the page being worked on, over all files. */
   page: number;
   stage: PageStage;
-}
-
-/** What became of one page of a job. */
-export interface PageReport {
-  /** 0-based index of the page, over all files. */
-  page: number;
-  /** Clockwise turn, in degrees, that stood the page upright (0 for a page that came upright). */
-  turned: PageTurn;
-  /**
-   * How sure the reading of the page is, 0 to 1: the mean confidence of its notes and rests (each the
-   * least of its symbols'), 0 for a skipped page. Each measure's own is in its evidence.
-   */
-  confidence: number;
-  /** Why the page was left out of the score (a title page, a page of text); absent when it was read. */
-  skipped?: { code: OmrErrorCode; message: string };
 }
 
 export interface RecognizeOptions {
@@ -121,3 +106,4 @@ function readingConfidence(systems: readonly SystemReading[]): number {
   if (!confidences.length) return 1;
   return Math.round((confidences.reduce((a, b) => a + b, 0) / confidences.length) * 1000) / 1000;
 }
+

@@ -17,7 +17,7 @@
 import type { ScoreSightEnv } from '../env.js';
 import type { InputFile } from '../input/decode-pages.js';
 import type { PageStage } from '../recognize/recognize-page.js';
-import type { PageReport } from '../recognize/recognize-score.js';
+import type { PageReport } from '../recognize/page-report.js';
 import type { Score } from '../score/model.js';
 
 export interface RecognitionRequest {

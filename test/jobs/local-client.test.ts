@@ -75,6 +75,23 @@ describe('beside the spec', () => {
     expect(result.score.parts[0]!).toMatchObject({ instrumentId: 'wind.clarinet-bflat', midiProgram: 71, transposition: { diatonic: -1, chromatic: -2 } });
   });
 
+  it('a job that skipped or turned a page says so in its result and in getJobResult', async () => {
+    const skipped = { code: 'NO_MUSIC_DETECTED' as const, message: 'No music staves were found on this page.' };
+    const { client } = await setup({ pages: { 'book.png': 3 }, pageReports: { 0: { skipped, confidence: 0 }, 2: { turned: 180 } } });
+    const job = await client.createJob({ output: 'musicxml', files: [pngPage('book.png')], autoStart: true });
+    const done = await until(client, job.id, settled);
+    expect(done.result?.warnings).toEqual([
+      'Page 1 was skipped: No music staves were found on this page.',
+      'Page 3 came upside down; it was turned upright before it was read.',
+    ]);
+    const result = await client.getJobResult(job.id);
+    expect(result.pages.map((p) => [p.page, p.turned, p.skipped?.code])).toEqual([[0, 0, 'NO_MUSIC_DETECTED'], [1, 0, undefined], [2, 180, undefined]]);
+    // A job with nothing to say carries no warnings at all, as the service's jobs do not.
+    const other = (await setup()).client;
+    const plain = await until(other, (await other.createJob({ output: 'musicxml', files: [pngPage('plain.png')], autoStart: true })).id, settled);
+    expect(plain.result).not.toHaveProperty('warnings');
+  });
+
   it('a crashed worker fails only its own job, with credits reverted', async () => {
     const { client } = await setup({ fail: { 'crash.png': new OmrError('WORKER_CRASHED', 'The recognition worker stopped unexpectedly.') } }, { credits: 2 });
     const job = await client.createJob({ output: 'musicxml', files: [pngPage('crash.png')], autoStart: true });

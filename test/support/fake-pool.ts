@@ -11,6 +11,7 @@ import { readMusicXml } from '../../src/import/musicxml/read-score.js';
 import type { InputFile } from '../../src/input/decode-pages.js';
 import type { RecognitionEvents, RecognitionOutcome } from '../../src/workers/recognition-api.js';
 import type { RecognitionPool } from '../../src/workers/pool.js';
+import type { PageReport } from '../../src/recognize/page-report.js';
 
 const FIXTURE = new URL('../fixtures/recognition/melody.musicxml', import.meta.url);
 
@@ -38,6 +39,8 @@ export interface FakePoolOptions {
    * recognition names a part it has no name for.
    */
   partName?: string;
+  /** What recognition reports of each page (0-based over the run's pages); read upright unless listed. */
+  pageReports?: Record<number, Partial<PageReport>>;
 }
 
 export function createFakePool(options: FakePoolOptions = {}): FakePool {
@@ -81,7 +84,7 @@ export function createFakePool(options: FakePoolOptions = {}): FakePool {
       const score = readMusicXml(readFileSync(FIXTURE));
       score.credits = {};
       for (const part of score.parts) part.name = options.partName ?? 'Staff 1';
-      return { score, thumbnail: encodePng({ width: 4, height: 2, channels: 1, data: new Uint8Array(8).fill(255) }), pageCount: total, pages: Array.from({ length: total }, (_, page) => ({ page, turned: 0 as const, confidence: 1 })), modelVersion: 'fake-1' };
+      return { score, thumbnail: encodePng({ width: 4, height: 2, channels: 1, data: new Uint8Array(8).fill(255) }), pageCount: total, pages: Array.from({ length: total }, (_, page): PageReport => ({ page, turned: 0, confidence: 1, ...options.pageReports?.[page] })), modelVersion: 'fake-1' };
     },
     async countPages(file) {
       return pagesOf(file);
