@@ -10,12 +10,12 @@
  * with one unusable file fails at once rather than after minutes of work.
  */
 import { OmrError } from '../errors.js';
-import type { Raster } from '../image/raster.js';
+import { resizeArea, type Raster } from '../image/raster.js';
 import { detectFileType, PAGE_TYPES, type FileType } from './file-type.js';
 import { openHeic } from './heic.js';
 import { fileLabel, tooLarge } from './input-error.js';
 import { decodeJpeg } from './jpeg.js';
-import { MAX_FILE_BYTES } from './limits.js';
+import { MAX_FILE_BYTES, MAX_WORKING_PIXELS } from './limits.js';
 import { openPdf } from './pdf.js';
 import { decodePng } from './png.js';
 import { openTiff } from './tiff.js';
@@ -30,6 +30,8 @@ export interface InputFile {
 export interface DecodePagesOptions {
   /** Resolution PDF pages are rendered at (default 300). */
   dpi?: number;
+  /** Most pixels a yielded page may have (default {@link MAX_WORKING_PIXELS}); larger images are reduced to it. */
+  maxPixels?: number;
 }
 
 export interface DecodedPage {
@@ -54,7 +56,7 @@ export async function* decodePages(files: readonly InputFile[], options: DecodeP
   const types = files.map(pageFileType);
   for (let file = 0; file < files.length; file++) {
     let page = 0;
-    for await (const raster of pagesOf(types[file]!, files[file]!, options)) yield { file, page: page++, raster };
+    for await (const raster of pagesOf(types[file]!, files[file]!, options)) yield { file, page: page++, raster: toWorkingSize(raster, options.maxPixels ?? MAX_WORKING_PIXELS) };
   }
 }
 
@@ -120,6 +122,20 @@ async function* pagesOf(type: PageFileType, { filename, data }: InputFile, optio
       }
     }
   }
+}
+
+/**
+ * A page over `maxPixels`, reduced by area averaging (which keeps thin staff
+ * lines) to fit it, keeping its shape, before anything else holds it: the
+ * decoded image is garbage once this returns, and recognition's cost per
+ * pixel applies only to the reduced page. PDF pages are rendered within the
+ * limit already.
+ */
+function toWorkingSize(raster: Raster, maxPixels: number): Raster {
+  const pixels = raster.width * raster.height;
+  if (pixels <= maxPixels) return raster;
+  const scale = Math.sqrt(maxPixels / pixels);
+  return resizeArea(raster, Math.max(1, Math.floor(raster.width * scale)), Math.max(1, Math.floor(raster.height * scale)));
 }
 
 /** A file's type, when it is one that has pages; otherwise the error that refuses it. */
