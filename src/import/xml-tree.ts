@@ -10,6 +10,10 @@ import { SaxesParser } from 'saxes';
 import { OmrError } from '../errors.js';
 import { MAX_XML_BYTES, MAX_XML_ELEMENTS } from './limits.js';
 
+/**
+ * A parsed element. Trees from {@link parseXml} are read-only: elements
+ * without attributes or children share one frozen empty object and array.
+ */
 export interface XmlElement {
   name: string;
   attrs: Record<string, string>;
@@ -81,7 +85,8 @@ export function parseXml(input: string | Uint8Array, limits: XmlLimits = DEFAULT
   const parser = new SaxesParser({ position: true });
   const stack: XmlElement[] = [];
   // The tree is most of the memory a large score costs: each element shares its name with every
-  // other of that name, and shares one empty attribute object when it has none.
+  // other of that name, short texts are shared too, and leaves share one empty attribute object
+  // and one empty children array.
   const names = new Map<string, string>();
   const texts = new Map<string, string>();
   let elements = 0;
