@@ -8,7 +8,12 @@
  */
 import { SaxesParser } from 'saxes';
 import { OmrError } from '../errors.js';
+import { MAX_XML_BYTES, MAX_XML_ELEMENTS } from './limits.js';
 
+/**
+ * A parsed element. Trees from {@link parseXml} are read-only: elements
+ * without attributes or children share one frozen empty object and array.
+ */
 export interface XmlElement {
   name: string;
   attrs: Record<string, string>;
@@ -22,10 +27,26 @@ export interface XmlLimits {
   maxBytes: number;
   /** Deepest accepted element nesting. */
   maxDepth: number;
+  /** Most elements accepted (default {@link MAX_XML_ELEMENTS}); counted as they are read, before the tree grows past it. */
+  maxElements?: number;
 }
 
 /** MusicXML nests about 10 levels deep; orchestral scores reach tens of megabytes. */
-export const DEFAULT_XML_LIMITS: XmlLimits = { maxBytes: 256 * 1024 * 1024, maxDepth: 64 };
+export const DEFAULT_XML_LIMITS: XmlLimits = { maxBytes: MAX_XML_BYTES, maxDepth: 64, maxElements: MAX_XML_ELEMENTS };
+
+/** Attributes of the many elements that have none, shared rather than one empty object each. */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** Children of the many leaf elements, shared rather than one empty array each; a parent gets its own at its first child. */
+const NO_CHILDREN: XmlElement[] = Object.freeze([]) as unknown as XmlElement[];
+
+/** Most distinct element names shared between elements; a real vocabulary has a few hundred. */
+const MAX_SHARED_NAMES = 4096;
+
+/** Longest text shared between elements: pitches, durations, types, numbers. */
+const MAX_SHARED_TEXT = 16;
+
+const WHITESPACE = /^\s*$/;
 
 /** Decodes XML bytes honouring a byte-order mark or an `encoding` declaration. */
 export function decodeXmlText(bytes: Uint8Array): string {
@@ -59,31 +80,58 @@ export function parseXml(input: string | Uint8Array, limits: XmlLimits = DEFAULT
   if (size > limits.maxBytes) {
     throw new OmrError('FILE_TOO_LARGE', `The XML document is ${size} bytes; at most ${limits.maxBytes} are accepted.`);
   }
+  const maxElements = limits.maxElements ?? MAX_XML_ELEMENTS;
   const text = typeof input === 'string' ? input : decodeXmlText(input);
   const parser = new SaxesParser({ position: true });
   const stack: XmlElement[] = [];
+  // The tree is most of the memory a large score costs: each element shares its name with every
+  // other of that name, short texts are shared too, and leaves share one empty attribute object
+  // and one empty children array.
+  const names = new Map<string, string>();
+  const texts = new Map<string, string>();
+  let elements = 0;
   let root: XmlElement | undefined;
   parser.on('opentag', (tag) => {
     if (stack.length >= limits.maxDepth) {
       throw new OmrError(code, `The XML nests deeper than ${limits.maxDepth} levels.`);
     }
-    const el: XmlElement = { name: tag.name, attrs: tag.attributes as Record<string, string>, children: [], text: '' };
+    if (++elements > maxElements) {
+      throw new OmrError('FILE_TOO_LARGE', `The XML document has more than ${maxElements} elements, the most accepted.`);
+    }
+    let name = names.get(tag.name);
+    if (name === undefined) {
+      name = tag.name;
+      if (names.size < MAX_SHARED_NAMES) names.set(name, name);
+    }
+    const el: XmlElement = { name, attrs: sharedAttributes(tag.attributes as Record<string, string>), children: NO_CHILDREN, text: '' };
     const parent = stack[stack.length - 1];
-    if (parent) parent.children.push(el);
-    else root = el;
+    if (parent) {
+      // Indentation before an element's first child is layout, not content.
+      if (parent.children === NO_CHILDREN) {
+        if (parent.text && WHITESPACE.test(parent.text)) parent.text = '';
+        parent.children = [el];
+      } else parent.children.push(el);
+    } else root = el;
     stack.push(el);
   });
   parser.on('closetag', () => {
     stack.pop();
   });
-  parser.on('text', (t) => {
+  const addText = (t: string) => {
     const el = stack[stack.length - 1];
-    if (el) el.text += t;
-  });
-  parser.on('cdata', (t) => {
-    const el = stack[stack.length - 1];
-    if (el) el.text += t;
-  });
+    // Indentation between child elements is dropped too; text beside children (mixed content) is kept.
+    if (!el || (el.children.length > 0 && el.text === '' && WHITESPACE.test(t))) return;
+    if (el.text === '' && t.length <= MAX_SHARED_TEXT) {
+      let shared = texts.get(t);
+      if (shared === undefined) {
+        shared = t;
+        if (texts.size < MAX_SHARED_NAMES) texts.set(t, t);
+      }
+      el.text = shared;
+    } else el.text += t;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
   try {
     parser.write(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).close();
   } catch (err) {
@@ -93,6 +141,12 @@ export function parseXml(input: string | Uint8Array, limits: XmlLimits = DEFAULT
   }
   if (!root) throw new OmrError(code, 'The file contains no XML element.');
   return root;
+}
+
+/** saxes gives every element a fresh attribute dictionary; one without attributes shares {@link NO_ATTRIBUTES}. */
+function sharedAttributes(attributes: Record<string, string>): Record<string, string> {
+  for (const _ in attributes) return attributes;
+  return NO_ATTRIBUTES;
 }
 
 /** First child element with the given name. */

@@ -10,12 +10,12 @@
  * with one unusable file fails at once rather than after minutes of work.
  */
 import { OmrError } from '../errors.js';
-import type { Raster } from '../image/raster.js';
+import { resizeArea, type Raster } from '../image/raster.js';
 import { detectFileType, PAGE_TYPES, type FileType } from './file-type.js';
 import { openHeic } from './heic.js';
 import { fileLabel, tooLarge } from './input-error.js';
 import { decodeJpeg } from './jpeg.js';
-import { MAX_FILE_BYTES } from './limits.js';
+import { MAX_FILE_BYTES, MAX_WORKING_PIXELS } from './limits.js';
 import { openPdf } from './pdf.js';
 import { decodePng } from './png.js';
 import { openTiff } from './tiff.js';
@@ -32,6 +32,8 @@ export interface DecodePagesOptions {
   dpi?: number;
   /** The pages wanted, as 0-based indices over all files (default every page); the others are never decoded. */
   pages?: ReadonlySet<number>;
+  /** Most pixels a yielded page may have (default {@link MAX_WORKING_PIXELS}); larger images are reduced to it. */
+  maxPixels?: number;
 }
 
 export interface DecodedPage {
@@ -62,7 +64,7 @@ export async function* decodePages(files: readonly InputFile[], options: DecodeP
     const first = index;
     const wanted = (page: number) => !options.pages || options.pages.has(first + page);
     for await (const raster of pagesOf(types[file]!, files[file]!, options, wanted)) {
-      if (raster) yield { file, page, index, raster };
+      if (raster) yield { file, page, index, raster: toWorkingSize(raster, options.maxPixels ?? MAX_WORKING_PIXELS) };
       page++;
       index++;
     }
@@ -136,6 +138,20 @@ async function* pagesOf(
       }
     }
   }
+}
+
+/**
+ * A page over `maxPixels`, reduced by area averaging (which keeps thin staff
+ * lines) to fit it, keeping its shape, before anything else holds it: the
+ * decoded image is garbage once this returns, and recognition's cost per
+ * pixel applies only to the reduced page. PDF pages are rendered within the
+ * limit already.
+ */
+function toWorkingSize(raster: Raster, maxPixels: number): Raster {
+  const pixels = raster.width * raster.height;
+  if (pixels <= maxPixels) return raster;
+  const scale = Math.sqrt(maxPixels / pixels);
+  return resizeArea(raster, Math.max(1, Math.floor(raster.width * scale)), Math.max(1, Math.floor(raster.height * scale)));
 }
 
 /** A file's type, when it is one that has pages; otherwise the error that refuses it. */

@@ -30,10 +30,28 @@ export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxPixels: MAX_IMAGE_PIXELS, 
 export const MAX_JPEG_DECODER_MB = 1024;
 
 /**
- * Most pixels in one rendered PDF page (an A3 page at 300 dpi is 35 Mpx).
- * Larger pages are rendered at a lower resolution rather than refused.
+ * Most pixels of a page handed to recognition. Recognition costs some 70
+ * bytes a pixel at its peak and rescales every page to a 12-pixel staff
+ * space anyway, which an A3 page reaches at 250 dpi (12 Mpx): larger images
+ * are reduced to this by area averaging as soon as they are decoded, so a
+ * 64-megapixel photo costs recognition no more than a 16-megapixel one.
  */
-export const MAX_PDF_PAGE_PIXELS = 36_000_000;
+export const MAX_WORKING_PIXELS = 16_000_000;
+
+/**
+ * Most pixels in one rendered PDF page (an A3 page at 300 dpi is 17 Mpx, at
+ * recognition's 200 dpi 8 Mpx). Larger pages are rendered at a lower
+ * resolution rather than refused, down to {@link MIN_PDF_DPI}.
+ */
+export const MAX_PDF_PAGE_PIXELS = MAX_WORKING_PIXELS;
+
+/**
+ * Lowest resolution a PDF page is rendered at to fit {@link MAX_PDF_PAGE_PIXELS}:
+ * even 5 mm staff spaces come out at 7 pixels. A page too large for the
+ * limit at this resolution (a MediaBox or UserUnit of hundreds of metres) is
+ * refused.
+ */
+export const MIN_PDF_DPI = 36;
 
 /** Default rendering resolution of PDF pages: what a 300-dpi scan of the same page would give. */
 export const DEFAULT_PDF_DPI = 300;
@@ -46,3 +64,25 @@ export const MAX_PDF_PAGES = 2000;
 
 /** Most pages read from one multi-image file (a TIFF's directories, a HEIF's images), as for PDFs. */
 export const MAX_IMAGE_PAGES = MAX_PDF_PAGES;
+
+/**
+ * Most drawing operations one PDF page may produce; a dense engraved page
+ * has some 15,000. Nested forms multiply: a 3 KB file whose forms each draw
+ * the next ten times, ten deep, draws 10¹⁰ times.
+ */
+export const MAX_PDF_PAGE_OPERATIONS = 1_000_000;
+
+/**
+ * Most slices one PDF page may be drawn in. pdf.js draws a page in slices
+ * of some 15 ms each (resuming as the parsed drawing arrives); a dense
+ * engraved page takes about 40, a page of nested forms thousands.
+ */
+export const MAX_PDF_RENDER_STEPS = 1_000;
+
+/** How much drawing rendering one PDF page may cost; tests and callers may tighten it. */
+export interface PdfPageBudget {
+  maxOperations: number;
+  maxSteps: number;
+}
+
+export const DEFAULT_PDF_PAGE_BUDGET: PdfPageBudget = { maxOperations: MAX_PDF_PAGE_OPERATIONS, maxSteps: MAX_PDF_RENDER_STEPS };

@@ -14,7 +14,17 @@
 import { OmrError } from '../errors.js';
 import type { Raster } from '../image/raster.js';
 import { corruptedFile, fileLabel, tooLarge } from './input-error.js';
-import { DEFAULT_PDF_DPI, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_PDF_DPI, MAX_PDF_PAGE_PIXELS, MAX_PDF_PAGES } from './limits.js';
+import {
+  DEFAULT_PDF_DPI,
+  DEFAULT_PDF_PAGE_BUDGET,
+  MAX_IMAGE_PIXELS,
+  MAX_IMAGE_SIDE,
+  MAX_PDF_DPI,
+  MAX_PDF_PAGE_PIXELS,
+  MAX_PDF_PAGES,
+  MIN_PDF_DPI,
+  type PdfPageBudget,
+} from './limits.js';
 import { pdfPlatform } from './pdf-platform.js';
 
 export interface PdfOpenOptions {
@@ -25,6 +35,8 @@ export interface PdfOpenOptions {
 export interface PdfRenderOptions {
   /** Rendering resolution; default 300. Lowered for a page that would exceed {@link MAX_PDF_PAGE_PIXELS}. */
   dpi?: number;
+  /** Tighter bounds on the drawing one page may cost than {@link DEFAULT_PDF_PAGE_BUDGET}. */
+  budget?: Partial<PdfPageBudget>;
 }
 
 export interface PdfDocument {
@@ -32,7 +44,9 @@ export interface PdfDocument {
   /**
    * Renders page `index` (from 0) as an opaque RGB raster on white paper.
    * Its size is the page's size at the resolution, after the page's own
-   * rotation.
+   * rotation. A page that draws more than its budget allows is refused
+   * with `FILE_TOO_LARGE`, and closes the document: pdf.js keeps parsing a
+   * page's drawing until its document is destroyed.
    */
   renderPage(index: number, options?: PdfRenderOptions): Promise<Raster>;
   /** Frees the parsed document; pages cannot be rendered after it. */
@@ -94,7 +108,17 @@ export async function openPdf(bytes: Uint8Array, options: PdfOpenOptions = {}): 
       } catch (err) {
         throw corruptedFile(filename, 'PDF', `${pageLabel} cannot be read (${messageOf(err)})`, err);
       }
-      const size = pageSize(page.getViewport({ scale: 1 }), dpi);
+      const points = page.getViewport({ scale: 1 });
+      const size = pageSize(points, dpi);
+      // Lowered that far to fit the pixel limit (not asked for by the caller), the page is absurdly large.
+      if (size.scale < Math.min(dpi, MIN_PDF_DPI) / 72) {
+        page.cleanup();
+        const inches = (n: number) => Math.round(n / 72).toLocaleString('en-US');
+        throw tooLarge(
+          filename,
+          `${pageLabel} is ${inches(points.width)} × ${inches(points.height)} inches, too large to render within ${MAX_PDF_PAGE_PIXELS} pixels even at ${MIN_PDF_DPI} dpi`,
+        );
+      }
       const viewport = page.getViewport({ scale: size.scale });
       const canvas = createCanvas(size.width, size.height);
       try {
@@ -102,7 +126,17 @@ export async function openPdf(bytes: Uint8Array, options: PdfOpenOptions = {}): 
         // Paper is white; pdf.js leaves unpainted areas transparent.
         context.fillStyle = '#ffffff';
         context.fillRect(0, 0, size.width, size.height);
-        await page.render({ canvas: null, canvasContext: context, viewport, background: '#ffffff' }).promise;
+        const rendering = page.render({ canvas: null, canvasContext: context, viewport, background: '#ffffff' });
+        const overdrawn = watchBudget(rendering, { ...DEFAULT_PDF_PAGE_BUDGET, ...renderOptions.budget });
+        try {
+          await rendering.promise;
+        } catch (err) {
+          const refusal = overdrawn();
+          if (!refusal) throw err;
+          closed = true;
+          await task.destroy().catch(() => undefined);
+          throw tooLarge(filename, `${pageLabel} draws too much to render (${refusal}); it may be damaged or built to exhaust the reader`);
+        }
         return toRgb(context.getImageData(0, 0, size.width, size.height).data, size.width, size.height);
       } catch (err) {
         if (err instanceof OmrError) throw err;
@@ -118,6 +152,36 @@ export async function openPdf(bytes: Uint8Array, options: PdfOpenOptions = {}): 
       await task.destroy();
     },
   };
+}
+
+/** What pdf.js's render task exposes to count a page's drawing: its continuation hook and, internally, the operators received so far. */
+interface WatchedRendering {
+  onContinue: ((cont: () => void) => void) | null;
+  cancel(): void;
+  _internalRenderTask?: { operatorList?: { fnArray?: unknown[] } };
+}
+
+/**
+ * Counts the drawing of one page as pdf.js renders it, and cancels the
+ * rendering once it passes the budget: each time pdf.js resumes (a slice of
+ * drawing done, or more parsed drawing arrived), the slices so far and the
+ * operators received are compared with it. Returns a function that tells,
+ * after the rendering ends, which bound it passed, if any.
+ */
+function watchBudget(rendering: object, budget: PdfPageBudget): () => string | undefined {
+  const task = rendering as WatchedRendering;
+  let steps = 0;
+  let passed: string | undefined;
+  task.onContinue = (cont) => {
+    steps++;
+    // The count of operators is pdf.js-internal; without it the slices alone still bound the work.
+    const operations = task._internalRenderTask?.operatorList?.fnArray?.length ?? 0;
+    if (operations > budget.maxOperations) passed = `more than ${budget.maxOperations} drawing operations`;
+    else if (steps > budget.maxSteps) passed = `more than ${budget.maxSteps} slices of drawing`;
+    if (passed) task.cancel();
+    else cont();
+  };
+  return () => passed;
 }
 
 /**

@@ -1,10 +1,11 @@
 import jpeg from 'jpeg-js';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, zipSync, zlibSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
+import { crc32 } from '../../src/image/crc32.js';
 import { encodePng } from '../../src/image/png-encode.js';
 import { countPages, decodePages, type DecodedPage, type InputFile } from '../../src/input/decode-pages.js';
-import { MAX_FILE_BYTES } from '../../src/input/limits.js';
+import { MAX_FILE_BYTES, MAX_WORKING_PIXELS } from '../../src/input/limits.js';
 import { buildPdf } from '../support/pdf-build.js';
 import { exifApp1Payload, withExif } from '../support/orientation-reference.js';
 import { fixture } from './fixture-picture.js';
@@ -145,5 +146,67 @@ describe('decodePages: only the pages wanted', () => {
       { file: 3, page: 4, index: 9, size: '128×80' },
     ]);
     await expect(collect([png, broken])).rejects.toMatchObject({ code: 'CORRUPTED_FILE' });
+  });
+});
+
+/** A white 8-bit gray PNG, written directly (unfiltered rows, fast deflate): the encoder is slow at this size. */
+function whitePng(width: number, height: number): Uint8Array {
+  const rows = new Uint8Array((width + 1) * height).fill(255);
+  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = new Uint8Array(12 + data.length);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, data.length);
+    out.set(strToU8(type), 4);
+    out.set(data, 8);
+    view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+    return out;
+  };
+  const header = new Uint8Array(13);
+  new DataView(header.buffer).setUint32(0, width);
+  new DataView(header.buffer).setUint32(4, height);
+  header.set([8, 0, 0, 0, 0], 8);
+  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlibSync(rows, { level: 1 })), chunk('IEND', new Uint8Array(0))];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
+}
+
+describe('decodePages: working size', () => {
+  /** The only page `decodePages` yields for one file. */
+  async function onlyPage(file: InputFile, maxPixels?: number): Promise<DecodedPage['raster']> {
+    const pages: DecodedPage[] = [];
+    for await (const p of decodePages([file], { maxPixels })) pages.push(p);
+    expect(pages).toHaveLength(1);
+    return pages[0]!.raster;
+  }
+
+  it('reduces a blank 5000×4000 PNG to the working pixel limit before yielding it, keeping its shape', async () => {
+    const blank: InputFile = { filename: 'blank.png', data: whitePng(5000, 4000) };
+    expect(blank.data.length).toBeLessThan(200_000);
+    const page = await onlyPage(blank);
+    expect(Math.abs(page.width / page.height - 5 / 4)).toBeLessThan(0.001);
+    expect(page.width * page.height).toBeLessThanOrEqual(MAX_WORKING_PIXELS);
+    expect(page.width * page.height).toBeGreaterThan(0.99 * MAX_WORKING_PIXELS);
+    expect(page.data.length).toBe(page.width * page.height);
+  }, 120_000);
+
+  it('reduces by area averaging, so a one-pixel line stays a lighter line', async () => {
+    const width = 400;
+    const height = 200;
+    const data = new Uint8Array(width * height * 3).fill(255);
+    data.fill(0, 101 * width * 3, 102 * width * 3); // row 101 black
+    const page = await onlyPage({ filename: 'line.png', data: encodePng({ width, height, channels: 3, data }) }, 20_000);
+    expect([page.width, page.height, page.channels]).toEqual([200, 100, 3]);
+    // Row 101 falls in output row 50, averaged with the white row 100: mid-gray, across the whole width.
+    const row = Array.from({ length: page.width }, (_, x) => page.data[(50 * page.width + x) * 3]!);
+    expect(new Set(row)).toEqual(new Set([128]));
+    expect(page.data[(49 * page.width + 7) * 3]).toBe(255);
+  });
+
+  it('leaves pages within the limit untouched', async () => {
+    expect(await collect([png])).toEqual([{ file: 0, page: 0, size: '3×2×1' }]);
+    const page = await onlyPage(png, 6);
+    expect([page.width, page.height]).toEqual([3, 2]);
   });
 });

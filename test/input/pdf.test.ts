@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Raster } from '../../src/image/raster.js';
-import { MAX_PDF_PAGE_PIXELS } from '../../src/input/limits.js';
+import { DEFAULT_PDF_PAGE_BUDGET, MAX_PDF_PAGE_OPERATIONS, MAX_PDF_PAGE_PIXELS, MAX_PDF_RENDER_STEPS, MIN_PDF_DPI } from '../../src/input/limits.js';
 import { openPdf } from '../../src/input/pdf.js';
 import { isPdfjsStrayRejection } from '../../src/input/pdfjs-rejections.js';
 import { buildPdf } from '../support/pdf-build.js';
@@ -89,6 +89,32 @@ describe('openPdf: rendering', () => {
     expect(page.width).toBe(page.height);
     expect(page.width * page.height).toBeLessThanOrEqual(MAX_PDF_PAGE_PIXELS);
     expect(page.width * page.height).toBeGreaterThan(0.99 * MAX_PDF_PAGE_PIXELS);
+  });
+
+  it('renders a poster page at the resolution that fits the pixel limit, not refusing it', async () => {
+    // 100 × 100 inches: 40 dpi fits 16 Mpx.
+    const page = await renderFirst(buildPdf([{ width: 7200, height: 7200, content: '0 g 0 0 720 720 re f' }]), 200);
+    expect(page.width * page.height).toBeLessThanOrEqual(MAX_PDF_PAGE_PIXELS);
+    expect(page.width).toBeGreaterThanOrEqual(100 * MIN_PDF_DPI);
+    expect(value(page, 5, page.height - 5)).toBe(0);
+  });
+
+  it('refuses a page whose UserUnit makes it too large to render within the pixel limit even at the lowest resolution', async () => {
+    // 200 × 200 pt in units of 75,000 pt: some 3 km a side.
+    const bytes = pdfFromObjects([
+      '',
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /UserUnit 75000 /Contents 4 0 R /Resources << >> >>',
+      '<< /Length 20 >>\nstream\n0 g 10 10 20 20 re f\nendstream',
+    ]);
+    const doc = await openPdf(bytes, { filename: 'huge.pdf' });
+    const err = await errorOf(doc.renderPage(0));
+    expect(err).toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringMatching(/huge\.pdf.*page 1 is 208,333 × 208,333 inches, too large to render within 16000000 pixels even at 36 dpi/) });
+    // A caller asking for a low resolution itself is not refused.
+    const small = await doc.renderPage(0, { dpi: 1e-4 });
+    expect(small.width * small.height).toBeLessThanOrEqual(MAX_PDF_PAGE_PIXELS);
+    await doc.close();
   });
 
   it('keeps very long pages within the longest side an image may have', async () => {
@@ -181,5 +207,68 @@ console.log('still running');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * A page that draws form F0 ten times; F0 draws F1 ten times, and so on ten
+ * deep, the last drawing a square: 10¹⁰ squares from some 3 KB of PDF.
+ */
+function nestedFormsPdf(depth = 10, fanout = 10): Uint8Array {
+  const objects: string[] = [];
+  const formId = (level: number) => 5 + level;
+  const draws = 'q /F Do Q '.repeat(fanout).trim();
+  const stream = (dict: string, content: string) => `<< ${dict} /Length ${content.length} >>\nstream\n${content}\nendstream`;
+  objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
+  objects[2] = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>';
+  objects[3] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /XObject << /F ${formId(0)} 0 R >> >> >>`;
+  objects[4] = stream('', draws);
+  for (let level = 0; level < depth; level++) {
+    const last = level === depth - 1;
+    const resources = last ? '<< >>' : `<< /XObject << /F ${formId(level + 1)} 0 R >> >>`;
+    objects[formId(level)] = stream(`/Type /XObject /Subtype /Form /BBox [0 0 200 200] /Resources ${resources}`, last ? '0 g 10 10 5 5 re f' : draws);
+  }
+  return pdfFromObjects(objects);
+}
+
+/** A PDF of the given objects (numbered from 1; the catalog first), with its cross-reference table. */
+function pdfFromObjects(objects: string[]): Uint8Array {
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  for (let id = 1; id < objects.length; id++) {
+    offsets[id] = out.length;
+    out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
+  }
+  const xref = out.length;
+  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
+  for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Uint8Array.from(out, (c) => c.charCodeAt(0));
+}
+
+describe('openPdf: pages that draw too much', () => {
+  it('refuses a few KB of nested forms drawing 10¹⁰ times, and closes the document so pdf.js stops parsing it', async () => {
+    const bytes = nestedFormsPdf();
+    expect(bytes.length).toBeLessThan(4096);
+    const doc = await openPdf(bytes, { filename: 'nested.pdf' });
+    const err = await errorOf(doc.renderPage(0, { dpi: 72, budget: { maxOperations: 20_000 } }));
+    expect(err).toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringMatching(/nested\.pdf.*page 1 draws too much to render \(more than 20000 drawing operations\)/) });
+    expect(await errorOf(doc.renderPage(0, { dpi: 72 }))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/was closed/) });
+    await doc.close();
+  }, 120_000);
+
+  it('bounds the slices of drawing too, whatever the operators', async () => {
+    const doc = await openPdf(nestedFormsPdf(), { filename: 'nested.pdf' });
+    const err = await errorOf(doc.renderPage(0, { dpi: 72, budget: { maxSteps: 20 } }));
+    expect(err).toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringMatching(/more than 20 slices of drawing/) });
+    await doc.close();
+  }, 120_000);
+
+  it('renders the same forms nested shallowly, and real engraved pages, within the default budget', async () => {
+    const page = await renderFirst(nestedFormsPdf(2, 10), 72);
+    expect(value(page, 12, 200 - 12)).toBe(0);
+    const engraved = await renderFirst(devSet('piano-il-pleure/score.pdf'), 50);
+    expect(engraved.width).toBeGreaterThan(0);
+    expect(DEFAULT_PDF_PAGE_BUDGET).toEqual({ maxOperations: MAX_PDF_PAGE_OPERATIONS, maxSteps: MAX_PDF_RENDER_STEPS });
   });
 });

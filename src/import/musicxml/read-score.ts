@@ -11,6 +11,7 @@ import { OmrError } from '../../errors.js';
 import { instrumentById, instrumentForProgram, matchInstrumentName } from '../../score/instruments.js';
 import type { Credits, Part, PartGroup, Score } from '../../score/model.js';
 import { placedNotes } from '../../score/timeline.js';
+import { MAX_SCORE_MEASURES, MAX_SCORE_NOTES, MAX_SCORE_PARTS } from '../limits.js';
 import { extractMxlScore, isZip } from '../mxl-container.js';
 import { child, children, childText, parseXml, type XmlElement } from '../xml-tree.js';
 import { readMeasure, type PartReadState } from './read-measure.js';
@@ -41,12 +42,20 @@ function readPartwise(root: XmlElement): Score {
   const byId = new Map(infos.map((p) => [p.id, p]));
   const parts: Part[] = [];
   const partIndexById = new Map<string, number>();
-  for (const partEl of children(root, 'part')) {
+  const partEls = children(root, 'part');
+  const size = new ScoreSize();
+  size.addParts(partEls.length);
+  for (const partEl of partEls) {
     const id = partEl.attrs.id ?? `P${parts.length + 1}`;
     if (partIndexById.has(id)) throw new OmrError('INVALID_MUSICXML', `Part id ${id} appears twice.`);
     const info = byId.get(id) ?? { id, name: '' };
     const state: PartReadState = { partId: id, divisions: 1, staves: 1, verseLabels: new Map() };
-    const measures = children(partEl, 'measure').map((m) => readMeasure(m, state));
+    const measureEls = children(partEl, 'measure');
+    size.addMeasures(measureEls.length);
+    const measures = measureEls.map((m) => {
+      size.addNotes(m.children.reduce((n, c) => (c.name === 'note' ? n + 1 : n), 0));
+      return readMeasure(m, state);
+    });
     partIndexById.set(id, parts.length);
     const part = buildPart(info, state, measures);
     checkTimeline(part);
@@ -58,6 +67,33 @@ function readPartwise(root: XmlElement): Score {
     .filter((g) => g.first >= 0 && g.last >= g.first)
     .map(({ firstId: _f, lastId: _l, ...g }) => g as PartGroup);
   return { credits: readCredits(root), parts, partGroups };
+}
+
+/**
+ * Counts what the score holds as it is read, refusing it with
+ * `FILE_TOO_LARGE` before the model grows past the limits in ../limits.ts.
+ */
+class ScoreSize {
+  private measures = 0;
+  private notes = 0;
+
+  addParts(count: number): void {
+    if (count > MAX_SCORE_PARTS) throw tooLarge(`${count} parts`, `${MAX_SCORE_PARTS} parts`);
+  }
+
+  addMeasures(count: number): void {
+    this.measures += count;
+    if (this.measures > MAX_SCORE_MEASURES) throw tooLarge(`more than ${MAX_SCORE_MEASURES} measures over all its parts`, `${MAX_SCORE_MEASURES} (parts × measures)`);
+  }
+
+  addNotes(count: number): void {
+    this.notes += count;
+    if (this.notes > MAX_SCORE_NOTES) throw tooLarge(`more than ${MAX_SCORE_NOTES} notes and rests`, `${MAX_SCORE_NOTES} notes and rests`);
+  }
+}
+
+function tooLarge(what: string, limit: string): OmrError {
+  return new OmrError('FILE_TOO_LARGE', `The score has ${what}; at most ${limit} are read.`);
 }
 
 /**
