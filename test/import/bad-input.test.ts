@@ -33,12 +33,6 @@ function expectOmrError(fn: () => unknown, code: Code, message: RegExp): OmrErro
   return err;
 }
 
-function timed(fn: () => void): number {
-  const started = performance.now();
-  fn();
-  return performance.now() - started;
-}
-
 const HEADER = `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE score-partwise PUBLIC "-//Recordare//DTD MusicXML 4.0 Partwise//EN" "http://www.musicxml.org/dtds/partwise.dtd">`;
 
@@ -209,31 +203,25 @@ describe('entities', () => {
     ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`),
   ].join('\n');
 
-  it('refuses billion laughs quickly, without expanding them', () => {
+  it('refuses billion laughs without expanding them', () => {
     const inText = `<?xml version="1.0"?><!DOCTYPE score-partwise [${laughs}]>${song({ title: '&lol9;' })}`;
     const inAttribute = `<?xml version="1.0"?><!DOCTYPE score-partwise [${laughs}]>${song().replace('id="P1">', 'id="&lol9;">')}`;
     for (const doc of [inText, inAttribute]) {
-      const ms = timed(() => {
-        const err = expectOmrError(() => readMusicXml(doc), 'INVALID_MUSICXML', /undefined entity/);
-        expect(err.message).not.toMatch(/lollol/);
-      });
-      expect(ms).toBeLessThan(1000);
+      const err = expectOmrError(() => readMusicXml(doc), 'INVALID_MUSICXML', /undefined entity/);
+      expect(err.message).not.toMatch(/lollol/);
     }
   });
 
   it('ignores entities that are declared but never used', () => {
     const doc = `<?xml version="1.0"?><!DOCTYPE score-partwise [${laughs}]>${song()}`;
-    expect(timed(() => expect(readMusicXml(doc).parts).toHaveLength(1))).toBeLessThan(1000);
+    expect(readMusicXml(doc).parts).toHaveLength(1);
   });
 
   it('refuses an external entity without reading it', () => {
     for (const system of ['file:///etc/passwd', 'http://127.0.0.1:1/x.xml']) {
       const doc = `<?xml version="1.0"?><!DOCTYPE score-partwise [<!ENTITY x SYSTEM "${system}">]>${song({ title: '&x;' })}`;
-      const ms = timed(() => {
-        const err = expectOmrError(() => readMusicXml(doc), 'INVALID_MUSICXML', /undefined entity/);
-        expect(err.message).not.toMatch(/root:/);
-      });
-      expect(ms).toBeLessThan(1000);
+      const err = expectOmrError(() => readMusicXml(doc), 'INVALID_MUSICXML', /undefined entity/);
+      expect(err.message).not.toMatch(/root:/);
     }
   });
 
@@ -247,8 +235,7 @@ describe('size and depth limits', () => {
   it('refuses 100,000 nested elements without overflowing the stack', () => {
     const depth = 100_000;
     const doc = `<score-partwise>${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}</score-partwise>`;
-    const ms = timed(() => expectOmrError(() => readMusicXml(doc), 'INVALID_MUSICXML', /nests deeper than 64 levels/));
-    expect(ms).toBeLessThan(1000);
+    expectOmrError(() => readMusicXml(doc), 'INVALID_MUSICXML', /nests deeper than 64 levels/);
     // Unclosed, too.
     expectOmrError(() => readMusicXml(`<score-partwise>${'<a>'.repeat(depth)}`), 'INVALID_MUSICXML', /nests deeper/);
   });
@@ -421,10 +408,9 @@ describe('numbers out of range', () => {
     expect(measure.voices.map((v) => v.id)).toEqual(['1', '1.1', '1.2']);
   });
 
-  it('refuses, quickly, a pile of 50,000 notes sounding at once in one voice', () => {
+  it('refuses a pile of 50,000 notes sounding at once in one voice', () => {
     const notes = `${note(`${c5}<duration>4</duration>`)}<backup><duration>4</duration></backup>`.repeat(50_000);
-    const ms = timed(() => expectOmrError(() => readMusicXml(song({ notes })), 'INVALID_MUSICXML', /part P1, measure 1: voice 1 has more than 64 notes sounding at once/));
-    expect(ms).toBeLessThan(2000);
+    expectOmrError(() => readMusicXml(song({ notes })), 'INVALID_MUSICXML', /part P1, measure 1: voice 1 has more than 64 notes sounding at once/);
   });
 });
 
@@ -432,30 +418,21 @@ describe('pathological but well-formed content', () => {
   const partList = (inner: string) => song().replace(/<part-list>.*<\/part-list>/, `<part-list>${inner}</part-list>`);
   const scorePart = (id: string) => `<score-part id="${id}"><part-name>${id}</part-name></score-part>`;
 
-  it('refuses, quickly, a chord of 50,000 notes', () => {
+  it('refuses a chord of 50,000 notes', () => {
     const chord = note(`${c5}<duration>4</duration>`) + note(`<chord/>${c5}<duration>4</duration>`).repeat(50_000);
-    const ms = timed(() => expectOmrError(() => readMusicXml(song({ notes: chord })), 'INVALID_MUSICXML', /part P1, measure 1: a chord has more than 64 notes/));
-    expect(ms).toBeLessThan(2000);
+    expectOmrError(() => readMusicXml(song({ notes: chord })), 'INVALID_MUSICXML', /part P1, measure 1: a chord has more than 64 notes/);
   });
 
-  it('keeps at most 100 verses of 50,000 differently labelled lyrics, quickly', () => {
+  it('keeps at most 100 verses of 50,000 differently labelled lyrics', () => {
     const lyrics = Array.from({ length: 50_000 }, (_, i) => `<lyric number="v${i}"><text>la</text></lyric>`).join('');
-    let event: NoteEvent | undefined;
-    const ms = timed(() => {
-      event = readMusicXml(song({ notes: note(`${c5}<duration>4</duration>${lyrics}`) })).parts[0]!.measures[0]!.voices[0]!.events[0] as NoteEvent;
-    });
-    expect(ms).toBeLessThan(2000);
-    expect(Math.max(...event!.lyrics.map((l) => l.verse))).toBeLessThanOrEqual(100);
+    const event = readMusicXml(song({ notes: note(`${c5}<duration>4</duration>${lyrics}`) })).parts[0]!.measures[0]!.voices[0]!.events[0] as NoteEvent;
+    expect(Math.max(...event.lyrics.map((l) => l.verse))).toBeLessThanOrEqual(100);
   });
 
-  it('reads 20,000 part groups left open over 20,000 parts quickly, dropping them', () => {
+  it('reads 20,000 part groups left open over 20,000 parts, dropping them', () => {
     const starts = Array.from({ length: 20_000 }, (_, i) => `<part-group number="${i}" type="start"/>`).join('');
     const parts = Array.from({ length: 20_000 }, (_, i) => scorePart(`Q${i}`)).join('');
-    let groups = -1;
-    const ms = timed(() => {
-      groups = readMusicXml(partList(starts + scorePart('P1') + parts)).partGroups.length;
-    });
-    expect(ms).toBeLessThan(2000);
+    const groups = readMusicXml(partList(starts + scorePart('P1') + parts)).partGroups.length;
     expect(groups).toBe(0);
   });
 
