@@ -56,7 +56,8 @@ describe('scoresight recognize --json --pages --no-text, without --out', () => {
     expect(summary.parts).toHaveLength(1);
     expect(summary.pageTimings.map((t) => [t.page, t.music])).toEqual([[1, true], [3, false]]);
     expect(summary.pageTimings.every((t) => t.seconds >= 0)).toBe(true);
-    expect(summary.warnings).toEqual([expect.stringMatching(/^page 3 has no music/), ...summary.warnings.slice(1)]);
+    expect(summary.warnings).toEqual([expect.stringMatching(/^Page 3 was skipped: /), ...summary.warnings.slice(1)]);
+    expect(summary.pageReadings.map((r) => [r.page, r.turned, r.skipped?.code])).toEqual([[1, 0, undefined], [3, 0, 'NO_MUSIC_DETECTED']]);
     expect(Array.isArray(summary.lowConfidenceMeasures)).toBe(true);
     // Beside the input: same folder, same base name.
     expect(readMusicXml(readFileSync(join(dir, 'json', 'song.musicxml'))).parts[0]!.measures).toHaveLength(8);
