@@ -3,10 +3,12 @@
  * the self-contained bundle recognises the fixture PDF with the ONNX models
  * in a Web Worker, the details step round trip, downloads, jobs kept in
  * IndexedDB across reloads, retention on a controlled clock, a corrupt file,
- * and threads in a cross-origin isolated page.
+ * and threads in a cross-origin isolated page; and the serving script's
+ * command line.
  *
  * Screenshots of every stage go to test-results/browser/.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -350,5 +352,37 @@ describe('a cross-origin isolated page', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('npm run demo (scripts/serve-demo.mjs)', () => {
+  const serveDemo = (...args: string[]) => spawnSync(process.execPath, ['scripts/serve-demo.mjs', ...args], { encoding: 'utf8', timeout: 30_000 });
+
+  it('--help prints a short usage text and exits 0', () => {
+    const { status, stdout, stderr } = serveDemo('--help');
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^Usage: /);
+    for (const option of ['--port', '--host', '--isolated', '--export', '--help']) expect(stdout).toContain(option);
+    expect(stdout.split('\n').length).toBeLessThan(20);
+    expect(stderr).toBe('');
+  });
+
+  it('a busy port is one line that names the port and how to pick another, exit code 1', () => {
+    const { status, stdout, stderr } = serveDemo('--port', String(server.port));
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`Port ${server.port}`);
+    expect(lines[0]).toContain('--port');
+    expect(stderr).not.toMatch(/\bat .*:\d+:\d+/); // no stack trace
+  });
+
+  it('an unknown argument is named, with the usage, and no stack trace', () => {
+    const { status, stderr } = serveDemo('--prot', '8081');
+    expect(status).toBe(2);
+    expect(stderr.split('\n')[0]).toBe('serve-demo: unknown argument --prot');
+    expect(stderr).toContain('Usage: ');
+    expect(stderr).not.toMatch(/\bat .*:\d+:\d+/);
   });
 });
