@@ -61,13 +61,51 @@ $('#environment').textContent =
 
 let chosen = [];
 
-fillLanguages($('#language'), navigator.language);
-fillLanguages($('#details-language'), navigator.language);
+/**
+ * What the page remembers in localStorage, per origin: the languages last chosen and the names of the
+ * jobs it created. A job resource carries neither its files' names nor its title, and a user who works
+ * in German should not have to pick German again for every job.
+ */
+const REMEMBERED = {
+  /** The "language of the printed text" last chosen. */
+  textLanguage: 'scoresight-demo.textLanguage',
+  /** The details step's main language last chosen. */
+  mainLanguage: 'scoresight-demo.mainLanguage',
+  /** `{ [jobId]: { files: string[], title?: string } }`. */
+  jobNames: 'scoresight-demo.jobNames',
+};
+
+/** localStorage may be missing or full (private windows, quotas): remembering is then skipped, never an error. */
+function recall(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Not kept past this page; the page still works.
+  }
+}
+
+fillLanguages($('#language'), recall(REMEMBERED.textLanguage) ?? navigator.language);
+fillLanguages($('#details-language'), recall(REMEMBERED.mainLanguage) ?? navigator.language);
+$('#language').addEventListener('change', () => remember(REMEMBERED.textLanguage, $('#language').value));
+$('#details-language').addEventListener('change', () => remember(REMEMBERED.mainLanguage, $('#details-language').value));
 
 function fillLanguages(select, preferred) {
   for (const { code, name } of capabilities.localesDetails) select.add(new Option(`${name} (${code})`, code));
+  select.value = supportedLanguage(preferred) ?? 'en';
+}
+
+/** `preferred` if the client reads it, else its base language (`de-AT` → `de`), else undefined. */
+function supportedLanguage(preferred) {
+  if (typeof preferred !== 'string') return undefined;
   const base = preferred.split('-')[0];
-  select.value = capabilities.locales.includes(preferred) ? preferred : capabilities.locales.includes(base) ? base : 'en';
+  return capabilities.locales.includes(preferred) ? preferred : capabilities.locales.includes(base) ? base : undefined;
 }
 
 function choose(files) {
@@ -113,6 +151,7 @@ $('#start').addEventListener('click', async () => {
       files: files.map((file) => ({ file, filename: file.name, ...(file.type ? { mimeType: file.type } : {}) })),
       autoStart: true,
     });
+    nameJob(job.id, { files: files.map((file) => file.name) });
     await refreshJobs();
     openJob(job.id);
   } catch (err) {
@@ -210,12 +249,18 @@ function showDetails(job) {
   form.hidden = false;
   form.dataset.jobId = job.id;
   $('#details-title').value = data.title;
+  // The main language last chosen stays chosen (this form is shown again on reopening the job, and for
+  // later jobs); before any choice, the job's own text language is the best guess.
+  const language = $('#details-language');
+  language.value = supportedLanguage(recall(REMEMBERED.mainLanguage)) ?? supportedLanguage(job.locales[0]) ?? language.value;
   const rows = data.instruments.map((instrument) => {
     const row = document.createElement('tr');
     const name = Object.assign(document.createElement('input'), { name: `part-name-${instrument.index}`, value: instrument.partName, size: 16 });
     const select = instrumentSelect(`instrument-${instrument.index}`, instrument.instrumentId);
     const detected = `${instrument.instrumentName} (${instrument.resolvedConfidence} confidence)`;
-    row.append(cell(String(instrument.index + 1)), cell(detected), cell(name), cell(select));
+    const cells = [cell(String(instrument.index + 1)), cell(detected), cell(name), cell(select)];
+    for (const [i, td] of cells.entries()) td.dataset.label = DETAILS_COLUMNS[i];
+    row.append(...cells);
     row.dataset.index = String(instrument.index);
     row.dataset.detectedName = instrument.partName;
     row.dataset.detectedInstrument = instrument.instrumentId;
@@ -223,6 +268,9 @@ function showDetails(job) {
   });
   $('#details-instruments').replaceChildren(...rows);
 }
+
+/** The details table's column headings, repeated on each cell for the narrow (phone) layout. */
+const DETAILS_COLUMNS = ['Part', 'Detected', 'Name', 'Instrument'];
 
 /** A picker over the library's instrument table, grouped as its ids are (`strings.violin`). */
 function instrumentSelect(name, selected) {
@@ -254,12 +302,16 @@ $('#details').addEventListener('submit', async (event) => {
   });
   try {
     $('#details-submit').disabled = true;
+    const title = $('#details-title').value;
+    const mainLanguage = $('#details-language').value;
+    remember(REMEMBERED.mainLanguage, mainLanguage);
     await client.submitJobStep(jobId, 'details', {
       step: 'details',
-      title: $('#details-title').value,
-      mainLanguage: $('#details-language').value,
+      title,
+      mainLanguage,
       ...(instruments.length ? { instruments } : {}),
     });
+    nameJob(jobId, { title });
     form.hidden = true;
     openJob(jobId);
   } catch (err) {
@@ -277,6 +329,7 @@ let shown; // { job, score, pageCount, page }
 async function showResult(job) {
   const stored = await client.getJobResult(job.id);
   shown = { job, score: stored.score, pageCount: stored.pageCount, page: 0 };
+  if (nameJob(job.id, { title: stored.score.credits.title ?? '' })) void refreshJobs();
   $('#result').hidden = false;
   const buttons = job.result.exports.map((format) => {
     const button = Object.assign(document.createElement('button'), { type: 'button', textContent: format });
@@ -459,19 +512,39 @@ async function refreshJobs() {
     cursor = page.nextCursor;
   } while (cursor);
   $('#no-jobs').hidden = jobs.length > 0;
-  $('#jobs tbody').replaceChildren(...jobs.map(jobRow));
+  for (const job of jobs) void learnTitle(job);
+  // A row whose job has not changed is kept as it is, so a button is never swapped under a user's click.
+  const body = $('#jobs tbody');
+  const existing = new Map([...body.rows].map((row) => [row.dataset.jobId, row]));
+  const rows = jobs.map((job) => {
+    const row = existing.get(job.id);
+    return row?.dataset.key === rowKey(job) ? row : jobRow(job);
+  });
+  if (rows.length !== body.rows.length || rows.some((row, i) => body.rows[i] !== row)) body.replaceChildren(...rows);
 }
+
+/** What a job's row shows; the row is rebuilt when this changes. */
+function rowKey(job) {
+  return JSON.stringify([job.status, job.errorCode, job.retention, job.estimatedCredits, jobName(job.id), stopping.has(job.id)]);
+}
+
+/** Whether a job can still be canceled: it is being recognised, or waits for the details step. */
+const RUNNING_STATUSES = ['processing', 'awaitingInput'];
+
+/** Jobs whose cancel was asked for while a page was being read: they stop when it ends. */
+const stopping = new Set();
 
 function jobRow(job) {
   const row = document.createElement('tr');
   row.dataset.jobId = job.id;
   row.dataset.status = job.status;
+  row.dataset.key = rowKey(job);
   const expired = job.retention?.expiredDate;
   const retention = expired ? `erased ${date(expired)}` : job.retention ? date(job.retention.expiryDate) : '—';
   const open = Object.assign(document.createElement('button'), { type: 'button', className: 'open', textContent: 'Open' });
   open.addEventListener('click', () => openJob(job.id));
   const remove = Object.assign(document.createElement('button'), { type: 'button', className: 'delete', textContent: 'Delete' });
-  remove.disabled = !!expired || job.status === 'processing';
+  remove.disabled = !!expired || RUNNING_STATUSES.includes(job.status);
   remove.addEventListener('click', async () => {
     try {
       await client.deleteJob(job.id);
@@ -480,11 +553,119 @@ function jobRow(job) {
     }
     await refreshJobs();
   });
-  const status = job.status === 'error' ? `error ${job.errorCode}` : job.status;
+  const actions = [open];
+  if (RUNNING_STATUSES.includes(job.status)) actions.push(cancelButton(job.id));
+  actions.push(remove);
+  const status = job.status === 'error' ? `error ${job.errorCode}` : stopping.has(job.id) ? 'stopping after this page' : job.status;
   const retentionCell = cell(retention);
   retentionCell.className = 'retention';
-  row.append(cell(date(job.creationDate)), cell(status), cell(String(job.estimatedCredits ?? '—')), retentionCell, cell(open, remove));
+  const cells = [cell(nameOf(job)), cell(date(job.creationDate)), cell(status), cell(String(job.estimatedCredits ?? '—')), retentionCell, cell(...actions)];
+  cells[0].className = 'job-name';
+  cells[5].className = 'actions';
+  for (const [i, td] of cells.entries()) td.dataset.label = JOB_COLUMNS[i];
+  row.append(...cells);
   return row;
+}
+
+/** The jobs table's column headings, repeated on each cell for the narrow (phone) layout. */
+const JOB_COLUMNS = ['Score', 'Created', 'Status', 'Pages', 'Kept until', ''];
+
+/**
+ * Cancels a running job. While a page is being read the client answers OMR_JOB_NOT_CANCELLABLE and
+ * stops the job when that page ends: the row says so, and follows the job until it is canceled.
+ */
+function cancelButton(jobId) {
+  const button = Object.assign(document.createElement('button'), { type: 'button', className: 'cancel', textContent: 'Cancel' });
+  button.disabled = stopping.has(jobId);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await client.cancelJob(jobId);
+    } catch (err) {
+      if (err.code !== 'OMR_JOB_NOT_CANCELLABLE') {
+        button.disabled = false;
+        showError(err.code ?? 'ERROR', err.message);
+        return;
+      }
+      stopping.add(jobId);
+      await refreshJobs();
+      try {
+        for await (const job of followJob(client, jobId)) if (job.status !== 'processing') break;
+      } catch {
+        // The list below shows whatever the job became.
+      }
+    }
+    stopping.delete(jobId);
+    await refreshJobs();
+    // The job shown above may be this one, and its follower may have stopped at the details step.
+    if (following?.jobId === jobId) void openJob(jobId);
+  });
+  return button;
+}
+
+// The names of the jobs: their files, as chosen, and their title once recognition or the user gave one.
+
+/** The names as remembered; read again when another tab of this site changes them. */
+let jobNames = recall(REMEMBERED.jobNames) ?? {};
+addEventListener('storage', (event) => {
+  if (event.key !== REMEMBERED.jobNames) return;
+  jobNames = recall(REMEMBERED.jobNames) ?? {};
+  void refreshJobs();
+});
+
+function jobName(jobId) {
+  return jobNames[jobId];
+}
+
+/** Records what is known of a job's name; returns whether that changed anything. */
+function nameJob(jobId, { files, title }) {
+  jobNames = recall(REMEMBERED.jobNames) ?? jobNames;
+  const before = JSON.stringify(jobNames[jobId] ?? {});
+  const next = { ...jobNames[jobId], ...(files ? { files } : {}), ...(title !== undefined ? { title } : {}) };
+  if (JSON.stringify(next) === before) return false;
+  jobNames = { ...jobNames, [jobId]: next };
+  remember(REMEMBERED.jobNames, jobNames);
+  return true;
+}
+
+/** The row's name: the title (when there is one) over the files' names; the job's id for a job made elsewhere. */
+function nameOf(job) {
+  const { files = [], title = '' } = jobName(job.id) ?? {};
+  const parts = [];
+  if (title) parts.push(Object.assign(document.createElement('strong'), { className: 'job-title', textContent: title }));
+  const fileNames = files.length > MAX_FILE_NAMES ? [...files.slice(0, MAX_FILE_NAMES - 1), `and ${files.length - MAX_FILE_NAMES + 1} more`] : files;
+  const text = fileNames.length ? fileNames.join(', ') : job.id;
+  const span = Object.assign(document.createElement('span'), { className: 'job-files', textContent: text, title: files.join('\n') || job.id });
+  parts.push(span);
+  const label = document.createElement('div');
+  label.className = 'job-label';
+  label.append(...parts);
+  return label;
+}
+
+/** File names listed in a row before "and N more". */
+const MAX_FILE_NAMES = 3;
+
+/** Titles already being looked up, so each job's result is read once. */
+const titleLookups = new Set();
+
+/**
+ * Learns a job's title from what recognition read: the details step shows it, a done job's score has it.
+ * A done job's score is read once per page load, and only when the title is not known yet.
+ */
+async function learnTitle(job) {
+  if (jobName(job.id)?.title !== undefined || titleLookups.has(job.id)) return;
+  let title;
+  if (job.status === 'awaitingInput') title = job.pendingStep?.data?.title;
+  else if (job.status === 'done' && !job.retention?.expiredDate) {
+    titleLookups.add(job.id);
+    title = await client.getJobResult(job.id).then(
+      (result) => result.score.credits.title ?? '',
+      () => undefined,
+    );
+  }
+  // A done job's empty title is remembered too (there is none to wait for); a pending one may still get one.
+  if ((title || (job.status === 'done' && title !== undefined)) && nameJob(job.id, { title })) await refreshJobs();
 }
 
 // ---------------------------------------------------------------------------

@@ -3,8 +3,9 @@
  * the self-contained bundle recognises the fixture PDF with the ONNX models
  * in a Web Worker, the details step round trip, downloads, jobs kept in
  * IndexedDB across reloads, retention on a controlled clock, a corrupt file,
- * and threads in a cross-origin isolated page; and the serving script's
- * command line.
+ * and threads in a cross-origin isolated page; job rows named by their files
+ * and titles, cancelling from a row, the main language remembered, a 390 px
+ * phone viewport; and the serving script's command line.
  *
  * Screenshots of every stage go to test-results/browser/.
  */
@@ -90,6 +91,31 @@ async function recognise(page: Page, files: Parameters<Page['setInputFiles']>[1]
   return { wallMs: Date.now() - started, jobId: (await page.textContent('#job-id'))!.trim() };
 }
 
+/**
+ * What sticks out sideways: the document's scroll width against its client width, and the elements
+ * whose right edge passes the viewport (named for the failure message).
+ */
+function sidewaysOverflow(page: Page): Promise<{ scrollWidth: number; clientWidth: number; offenders: string[] }> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
+    const offenders = [...document.body.querySelectorAll('*')]
+      .filter((el) => el.getClientRects().length > 0 && el.getBoundingClientRect().right > root.clientWidth + 0.5)
+      .filter((el) => !el.closest('#notation')) // the engraving scrolls inside its own pane
+      .map(name);
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders };
+  });
+}
+
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth, offenders } = await sidewaysOverflow(page);
+  expect(offenders).toEqual([]);
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+}
+
+/** A job's row in the list of jobs kept in this browser. */
+const jobRowOf = (page: Page, jobId: string) => page.locator(`#jobs tr[data-job-id="${jobId}"]`);
+
 /** Moves the highlight slider, as a user dragging it would. */
 async function setThreshold(page: Page, percent: number): Promise<void> {
   await page.$eval(
@@ -157,6 +183,10 @@ describe('the demo page in Chromium', () => {
     expect(await page.evaluate(() => (document.querySelector('#source-image') as HTMLImageElement).naturalWidth)).toBeGreaterThan(1000);
     await shot(page, '04-result');
 
+    // The job's row names it by its file and, now that it has one, its title.
+    await page.waitForFunction((id) => document.querySelector(`#jobs tr[data-job-id="${id}"] .job-title`)?.textContent === 'Melody', jobId);
+    expect(await jobRowOf(page, jobId).locator('.job-files').textContent()).toBe('melody.pdf');
+
     // Every format downloads; the MusicXML carries the review's answers and the notes Node reads.
     const xml = await download(page, 'musicxml');
     expect(xml.download.suggestedFilename()).toBe('Melody.musicxml');
@@ -219,6 +249,7 @@ describe('the demo page in Chromium', () => {
     await page.waitForSelector('#result[data-ready="true"]', { timeout: 60_000 });
     const row = page.locator(`#jobs tr[data-job-id="${jobId}"]`);
     expect(await row.getAttribute('data-status')).toBe('done');
+    expect(await row.locator('.job-name').textContent()).toBe('Melodymelody.pdf');
     const xml = await download(page, 'musicxml');
     expect(noteContent(readMusicXml(xml.data))).toEqual(noteContent(nodeScore));
     await shot(page, '06-after-reload');
@@ -286,6 +317,10 @@ describe('other inputs', () => {
       await page.waitForSelector('#result[data-ready="true"], #error:not([hidden])', { timeout: 120_000 });
       expect(await page.getAttribute('#status', 'data-status')).toBe('done');
       await shot(page, '10-song-result');
+      // No review: the row's title is the one recognition read.
+      const jobId = (await page.textContent('#job-id'))!.trim();
+      await page.waitForFunction((id) => document.querySelector(`#jobs tr[data-job-id="${id}"] .job-title`)?.textContent === 'Abendlied', jobId);
+      expect(await jobRowOf(page, jobId).locator('.job-files').textContent()).toBe('score.pdf');
       const xml = await download(page, 'musicxml');
       expect(xml.download.suggestedFilename()).toBe('Abendlied.musicxml');
       const score = readMusicXml(xml.data);
@@ -352,6 +387,89 @@ describe('a cross-origin isolated page', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('a returning user, on a 390 × 844 phone', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let waitingJob: string;
+
+  beforeAll(async () => {
+    ({ context, page, problems } = await openDemo(server.url));
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('keeps the main language chosen in the details step: on reopening the job and for later jobs; nothing scrolls sideways', { timeout: 300_000 }, async () => {
+    await expectNoSidewaysScroll(page);
+    await shot(page, '13-phone-empty');
+    const { jobId } = await recognise(page, PDF_PATH, { review: true });
+    expect(await page.isVisible('#details')).toBe(true);
+    await expectNoSidewaysScroll(page);
+    // A fresh profile: the browser's language (not German), until the user picks one.
+    expect(await page.inputValue('#details-language')).not.toBe('de');
+    await page.selectOption('#details-language', 'de');
+
+    // The step shown again (a reload reopens the job): German stays chosen.
+    await load(page, `${server.url}#job=${jobId}`);
+    await page.waitForSelector('#details:not([hidden])', { timeout: 60_000 });
+    expect(await page.inputValue('#details-language')).toBe('de');
+    await shot(page, '14-phone-details');
+    await page.click('#details-submit');
+    await page.waitForSelector('#result[data-ready="true"]', { timeout: 120_000 });
+    await expectNoSidewaysScroll(page);
+    await shot(page, '15-phone-result');
+
+    // A later job on the page, after a reload: German again, without choosing it.
+    await load(page, server.url);
+    ({ jobId: waitingJob } = await recognise(page, PDF_PATH, { review: true }));
+    expect(await page.isVisible('#details')).toBe(true);
+    expect(await page.inputValue('#details-language')).toBe('de');
+    await expectNoSidewaysScroll(page);
+    expect(problems).toEqual([]);
+  });
+
+  it('cancels a job that waits for its details from its row', { timeout: 60_000 }, async () => {
+    const row = jobRowOf(page, waitingJob);
+    expect(await row.getAttribute('data-status')).toBe('awaitingInput');
+    await row.locator('button.cancel').click();
+    await page.waitForSelector(`#jobs tr[data-job-id="${waitingJob}"][data-status="canceled"]`, { timeout: 30_000 });
+    // The job shown above says so too, and the canceled row has no Cancel button left.
+    await page.waitForSelector('#error[data-code="CANCELED"]:not([hidden])', { timeout: 30_000 });
+    expect(await page.isVisible('#details')).toBe(false);
+    expect(await row.locator('button.cancel').count()).toBe(0);
+    expect(await row.locator('button.delete').isDisabled()).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('cancels a running job from its row: the job stops, named by its files', { timeout: 180_000 }, async () => {
+    const names = ['Sonate 1 – Allegro con brio, erster Satz.pdf', 'Sonate 1 – Adagio.pdf', 'Sonate 1 – Rondo.pdf'];
+    await page.setInputFiles('#file-input', names.map((name) => ({ name, mimeType: 'application/pdf', buffer: pdf })));
+    await expectNoSidewaysScroll(page);
+    await page.setChecked('#review', false);
+    await page.click('#start');
+    await page.waitForFunction(() => /^job_/.test(document.querySelector('#job-id')?.textContent ?? ''));
+    const jobId = (await page.textContent('#job-id'))!.trim();
+    const row = jobRowOf(page, jobId);
+    await page.waitForSelector(`#jobs tr[data-job-id="${jobId}"][data-status="processing"] button.cancel`, { timeout: 30_000 });
+    expect(await row.locator('.job-files').textContent()).toBe(names.join(', '));
+    await expectNoSidewaysScroll(page);
+    await shot(page, '16-phone-running-job');
+    await row.locator('button.cancel').click();
+    // Asked while a page is read, the job stops when that page ends.
+    await page.waitForSelector(`#jobs tr[data-job-id="${jobId}"][data-status="canceled"]`, { timeout: 120_000 });
+    const job = await page.evaluate((id) => (window as unknown as { scoresightDemo: { client: { getJob(id: string): Promise<{ status: string }> } } }).scoresightDemo.client.getJob(id), jobId);
+    expect(job.status).toBe('canceled');
+    await page.waitForSelector('#error[data-code="CANCELED"]:not([hidden])', { timeout: 30_000 });
+    expect(await row.locator('td').nth(2).textContent()).toBe('canceled');
+    await expectNoSidewaysScroll(page);
+    await shot(page, '17-phone-job-canceled');
+    expect(problems).toEqual([]);
   });
 });
 
