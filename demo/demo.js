@@ -12,8 +12,12 @@ import {
   env,
   followJob,
   INSTRUMENTS,
+  keyAlter,
   placedNotes,
   soundingMidiNumber,
+  writeMidi,
+  writeMusicXml,
+  writeMxl,
 } from './scoresight/scoresight.js';
 
 /** Measures read with less confidence than this are highlighted (the slider changes it). */
@@ -324,11 +328,13 @@ $('#details').addEventListener('submit', async (event) => {
 // ---------------------------------------------------------------------------
 // The result: source page, notation, downloads, playback
 
-let shown; // { job, score, pageCount, page }
+let shown; // { job, score, original, modelVersion, corrections, pageCount, page }
 
 async function showResult(job) {
   const stored = await client.getJobResult(job.id);
-  shown = { job, score: stored.score, pageCount: stored.pageCount, page: 0 };
+  // `score` is what the page shows, plays and downloads: the stored score with the user's corrections.
+  shown = { job, score: structuredClone(stored.score), original: stored.score, modelVersion: stored.modelVersion, corrections: 0, pageCount: stored.pageCount, page: 0 };
+  closeCorrection();
   if (nameJob(job.id, { title: stored.score.credits.title ?? '' })) void refreshJobs();
   $('#result').hidden = false;
   const buttons = job.result.exports.map((format) => {
@@ -339,7 +345,7 @@ async function showResult(job) {
   });
   $('#downloads').replaceChildren(Object.assign(document.createElement('span'), { textContent: 'Download:' }), ...buttons, $('#play'));
   $('#page-count').textContent = String(shown.pageCount);
-  await Promise.all([showPage(0), showNotation(job.id)]);
+  await Promise.all([showPage(0), showNotation()]);
   $('#result').dataset.ready = 'true';
 }
 
@@ -353,7 +359,7 @@ $('#threshold').addEventListener('input', () => {
 
 async function download(jobId, format) {
   try {
-    const file = await client.exportJob(jobId, format);
+    const file = correctedExport(jobId, await client.exportJob(jobId, format), format);
     const url = URL.createObjectURL(new Blob([file.data], { type: file.contentType }));
     const link = Object.assign(document.createElement('a'), { href: url, download: file.filename });
     document.body.append(link);
@@ -388,9 +394,14 @@ function markUncertainOnPage(image, index, score) {
       const evidence = measure.evidence;
       if (!evidence || evidence.page !== index || evidence.confidence >= uncertainBelow) continue;
       const { x, y, width, height } = evidence.box;
-      const mark = document.createElement('div');
+      const mark = document.createElement('button');
+      mark.type = 'button';
       mark.className = 'uncertain-mark';
-      mark.title = `${part.name || `Part ${p + 1}`}, measure ${m + 1}: confidence ${Math.round(evidence.confidence * 100)} %`;
+      mark.dataset.part = String(p);
+      mark.dataset.measure = String(m);
+      mark.title = `${part.name || `Part ${p + 1}`}, measure ${m + 1}: confidence ${Math.round(evidence.confidence * 100)} % (click to correct)`;
+      mark.setAttribute('aria-label', mark.title);
+      mark.addEventListener('click', () => openCorrection(p, m));
       // Boxes are in the pixels of the decoded page, which is what getJobFile returns.
       Object.assign(mark.style, {
         left: `${(100 * x) / image.naturalWidth}%`,
@@ -419,14 +430,29 @@ function toolkit() {
   return verovio;
 }
 
-/** The MusicXML export engraved by Verovio, uncertain measures highlighted per part. */
-async function showNotation(jobId) {
+/**
+ * The export as the client wrote it, or, once the user corrected notes, written again from the
+ * corrected score by the library's own writers (same file name and type; the thumbnail is the page).
+ */
+function correctedExport(jobId, file, format) {
+  if (!shown?.corrections || shown.job.id !== jobId) return file;
+  const options = { modelVersion: shown.modelVersion };
+  const writers = {
+    musicxml: () => new TextEncoder().encode(writeMusicXml(shown.score, options)),
+    mxl: () => writeMxl(shown.score, options),
+    midi: () => writeMidi(shown.score),
+  };
+  return writers[format] ? { ...file, data: writers[format]() } : file;
+}
+
+/** The shown score's MusicXML (the corrected score's, after corrections), engraved by Verovio, uncertain measures highlighted per part. */
+async function showNotation() {
   const container = $('#notation');
   try {
-    const [tk, file] = await Promise.all([toolkit(), client.exportJob(jobId, 'musicxml')]);
+    const tk = await toolkit();
     const scale = 35;
     tk.setOptions({ scale, pageWidth: Math.max(1000, Math.floor((container.clientWidth * 100) / scale)), adjustPageHeight: true, breaks: 'auto', footer: 'none' });
-    if (!tk.loadData(new TextDecoder().decode(file.data))) throw new Error('Verovio could not read the MusicXML');
+    if (!tk.loadData(writeMusicXml(shown.score, { modelVersion: shown.modelVersion }))) throw new Error('Verovio could not read the MusicXML');
     const pages = Array.from({ length: tk.getPageCount() }, (_, i) => tk.renderToSVG(i + 1));
     container.innerHTML = pages.join('');
     markUncertainMeasures(container, shown.score);
@@ -457,13 +483,142 @@ function markUncertainMeasures(container, score) {
         const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
         for (const [k, v] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height, class: 'uncertain-mark' })) rect.setAttribute(k, String(v));
         const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
-        title.textContent = `measure ${m + 1}: confidence ${Math.round(confidence * 100)} %`;
+        title.textContent = `measure ${m + 1}: confidence ${Math.round(confidence * 100)} % (click to correct)`;
         rect.append(title);
+        rect.dataset.part = String(p);
+        rect.dataset.measure = String(m);
         staff.prepend(rect);
       }
     }
   }
 }
+
+// ---------------------------------------------------------------------------
+// Correction in place: an uncertain measure's source crop beside its notes, each a step up or down
+
+/** Pixels of page around a measure's box in its crop, as a share of the box's height. */
+const CROP_MARGIN = 0.3;
+/** The crop's widest drawing, CSS pixels (it shrinks to fit narrower screens). */
+const CROP_MAX_WIDTH = 640;
+/** Note names in diatonic order, from C. */
+const STEPS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
+
+let correcting; // { part, measure }
+
+/** Shows measure `m` of part `p`: its crop of the source page and its notes, each with ▲ and ▼. */
+async function openCorrection(p, m) {
+  const measure = shown.score.parts[p]?.measures[m];
+  if (!measure?.evidence) return;
+  correcting = { part: p, measure: m };
+  const panel = $('#correction');
+  delete panel.dataset.ready;
+  panel.hidden = false;
+  panel.dataset.part = String(p);
+  panel.dataset.measure = String(m);
+  const part = shown.score.parts[p];
+  $('#correction-heading').textContent = `${part.name || `Part ${p + 1}`}, measure ${measure.number || m + 1} — read with ${Math.round(measure.evidence.confidence * 100)} % confidence`;
+  if (shown.page !== measure.evidence.page) await showPage(measure.evidence.page);
+  drawCrop($('#correction-crop'), $('#source-image'), measure.evidence.box);
+  listNotes();
+  panel.dataset.ready = 'true';
+  panel.scrollIntoView({ block: 'nearest' });
+}
+
+function closeCorrection() {
+  correcting = undefined;
+  $('#correction').hidden = true;
+}
+$('#correction-close').addEventListener('click', closeCorrection);
+
+/** The measure's box on the decoded page, with a margin, drawn at most CROP_MAX_WIDTH wide. */
+function drawCrop(canvas, image, box) {
+  const margin = Math.round(box.height * CROP_MARGIN);
+  const sx = Math.max(0, box.x - margin);
+  const sy = Math.max(0, box.y - margin);
+  const sw = Math.min(image.naturalWidth, box.x + box.width + margin) - sx;
+  const sh = Math.min(image.naturalHeight, box.y + box.height + margin) - sy;
+  const scale = Math.min(1, CROP_MAX_WIDTH / sw);
+  canvas.width = Math.max(1, Math.round(sw * scale));
+  canvas.height = Math.max(1, Math.round(sh * scale));
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(image, sx, sy, sw, sh, 0, 0, canvas.width, canvas.height);
+}
+
+/** The pitched notes of the measure being corrected, in reading order: `{ note, event }`. */
+function correctableNotes() {
+  const measure = shown.score.parts[correcting.part].measures[correcting.measure];
+  return measure.voices.flatMap((voice) => voice.events.flatMap((event) => (event.kind === 'note' ? event.notes.filter((note) => !note.unpitched).map((note) => ({ note, event })) : [])));
+}
+
+function listNotes() {
+  const notes = correctableNotes();
+  const items = notes.map(({ note }, i) => {
+    const item = document.createElement('li');
+    item.dataset.index = String(i);
+    const name = Object.assign(document.createElement('span'), { className: 'pitch', textContent: pitchName(note.pitch) });
+    const up = Object.assign(document.createElement('button'), { type: 'button', className: 'note-up', textContent: '▲' });
+    const down = Object.assign(document.createElement('button'), { type: 'button', className: 'note-down', textContent: '▼' });
+    up.setAttribute('aria-label', `Note ${i + 1} (${pitchName(note.pitch)}) a step up`);
+    down.setAttribute('aria-label', `Note ${i + 1} (${pitchName(note.pitch)}) a step down`);
+    up.addEventListener('click', () => moveNote(i, 1));
+    down.addEventListener('click', () => moveNote(i, -1));
+    item.append(Object.assign(document.createElement('span'), { className: 'number', textContent: `${i + 1}.` }), name, up, down);
+    return item;
+  });
+  $('#correction-notes').replaceChildren(...items);
+  $('#correction-empty').hidden = notes.length > 0;
+  $('#corrections-made').textContent = shown.corrections
+    ? `${shown.corrections} correction${shown.corrections === 1 ? '' : 's'} made: the notation, playback and downloads use the corrected score.`
+    : '';
+  $('#correction-revert').hidden = !shown.corrections;
+}
+
+/**
+ * Moves note `i` of the measure a diatonic step: the next line or space, spelt as the key signature
+ * spells it (a printed accidental no longer applies). Its ties go, since the tied note keeps its pitch.
+ */
+async function moveNote(i, by) {
+  const { note } = correctableNotes()[i];
+  note.pitch = stepPitch(note.pitch, by, keyAt(shown.score.parts[correcting.part], correcting.measure));
+  delete note.accidental;
+  delete note.tieStart;
+  delete note.tieStop;
+  shown.corrections++;
+  listNotes();
+  await showNotation();
+}
+
+function stepPitch(pitch, by, fifths) {
+  const index = pitch.octave * 7 + STEPS.indexOf(pitch.step) + by;
+  const step = STEPS[((index % 7) + 7) % 7];
+  return { step, octave: Math.floor(index / 7), alter: keyAlter(fifths, step) };
+}
+
+/** The key signature in force in measure `m` of a part (the last one set at or before it). */
+function keyAt(part, m) {
+  for (let i = m; i >= 0; i--) if (part.measures[i]?.key) return part.measures[i].key.fifths;
+  return 0;
+}
+
+function pitchName({ step, alter, octave }) {
+  const accidental = { '-2': '𝄫', '-1': '♭', 0: '', 1: '♯', 2: '𝄪' }[alter] ?? `${alter > 0 ? '+' : ''}${alter}`;
+  return `${step}${accidental}${octave}`;
+}
+
+$('#correction-revert').addEventListener('click', async () => {
+  shown.score = structuredClone(shown.original);
+  shown.corrections = 0;
+  if (correcting) listNotes();
+  await showNotation();
+});
+
+// A click anywhere on a highlighted staff (its notes are drawn over its mark) corrects that measure.
+$('#notation').addEventListener('click', (event) => {
+  const mark = event.target.closest?.('g.staff.uncertain')?.querySelector(':scope > rect.uncertain-mark');
+  if (mark) void openCorrection(Number(mark.dataset.part), Number(mark.dataset.measure));
+});
 
 // Playback: the score's notes on a simple Web Audio synthesiser, at ♩ = 100 (cheap, no sound font).
 let playing;

@@ -15,9 +15,11 @@ import { chromium, type Browser, type BrowserContext, type Download, type Page }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, ensureBuilt, type DemoServer } from '../../scripts/serve-demo.mjs';
 import { extractMxlScore } from '../../src/import/mxl-container.js';
+import { readMidi } from '../../src/import/midi/read-midi.js';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
 import { recognizeScore } from '../../src/recognize/recognize-score.js';
-import type { Score } from '../../src/score/model.js';
+import type { Note, Score, Step } from '../../src/score/model.js';
+import { keyAlter } from '../../src/score/pitch.js';
 import { noteContent } from '../support/note-content.js';
 
 const CHROMIUM = process.env.SCORESIGHT_CHROMIUM ?? '/usr/bin/chromium';
@@ -235,6 +237,73 @@ describe('the demo page in Chromium', () => {
     expect(await page.locator('#notation rect.uncertain-mark').count()).toBe(0);
   });
 
+  it('corrects a note of an uncertain measure in place: the page crop beside its notes, and the downloads carry the correction', { timeout: 120_000 }, async () => {
+    // A measure read with less than full confidence that has notes; at 100 % every such measure is highlighted.
+    const measures = await confidences(page, jobId);
+    const pitched = (score: Score, m: number): Note[] =>
+      score.parts[0]!.measures[m]!.voices.flatMap((v) => v.events.flatMap((e) => (e.kind === 'note' ? e.notes.filter((n) => !n.unpitched) : [])));
+    const m = measures.findIndex((confidence, i) => confidence < 1 && pitched(nodeScore, i).length > 0);
+    expect(m).toBeGreaterThanOrEqual(0);
+    await setThreshold(page, 100);
+    await page.click(`#source-marks .uncertain-mark[data-part="0"][data-measure="${m}"]`);
+    await page.waitForSelector('#correction[data-ready="true"]', { timeout: 30_000 });
+
+    // The crop is the measure on the page: white paper and black ink, as wide as the box or the pane allows.
+    const crop = await page.$eval('#correction-crop', (canvas) => {
+      const c = canvas as HTMLCanvasElement;
+      const pixels = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let ink = 0;
+      let paper = 0;
+      for (let i = 0; i < pixels.length; i += 4) {
+        if (pixels[i]! < 100) ink++;
+        else if (pixels[i]! > 200) paper++;
+      }
+      return { width: c.width, height: c.height, ink, paper };
+    });
+    expect(crop.width).toBeGreaterThan(20);
+    expect(crop.height).toBeGreaterThan(20);
+    expect(crop.ink).toBeGreaterThan(0);
+    expect(crop.paper).toBeGreaterThan(crop.ink);
+    expect(await page.locator('#correction-notes li').count()).toBe(pitched(nodeScore, m).length);
+
+    // The first note a step up: the list, the notation and every download follow.
+    const before = await page.textContent('#correction-notes li[data-index="0"] .pitch');
+    await page.click('#correction-notes li[data-index="0"] .note-up');
+    await page.waitForFunction(() => document.querySelector('#corrections-made')?.textContent?.startsWith('1 correction'));
+    expect(await page.textContent('#correction-notes li[data-index="0"] .pitch')).not.toBe(before);
+    await page.waitForSelector('#notation[data-rendered="true"] svg');
+    await shot(page, '05b-correction');
+
+    const expected = structuredClone(nodeScore);
+    const note = pitched(expected, m)[0]!;
+    const steps: Step[] = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
+    const index = note.pitch.octave * 7 + steps.indexOf(note.pitch.step) + 1;
+    const fifths = expected.parts[0]!.measures.slice(0, m + 1).reverse().find((measure) => measure.key)?.key?.fifths ?? 0;
+    const semitones = (p: Note['pitch']) => p.octave * 12 + [0, 2, 4, 5, 7, 9, 11][steps.indexOf(p.step)]! + p.alter;
+    const moved = semitones({ step: steps[index % 7]!, octave: Math.floor(index / 7), alter: keyAlter(fifths, steps[index % 7]!) }) - semitones(note.pitch);
+    note.pitch = { step: steps[index % 7]!, octave: Math.floor(index / 7), alter: keyAlter(fifths, steps[index % 7]!) };
+    expect(noteContent(expected)).not.toEqual(noteContent(nodeScore));
+    const xml = await download(page, 'musicxml');
+    expect(xml.download.suggestedFilename()).toBe('Melody.musicxml');
+    expect(readMusicXml(xml.data).credits.title).toBe('Melody');
+    expect(noteContent(readMusicXml(xml.data))).toEqual(noteContent(expected));
+    const mxl = await download(page, 'mxl');
+    expect(noteContent(readMusicXml(extractMxlScore(new Uint8Array(mxl.data))))).toEqual(noteContent(expected));
+    const midiPitches = (data: Buffer) => readMidi(new Uint8Array(data)).parts.flatMap((p) => p.measures.flatMap((ms) => ms.voices.flatMap((v) => v.events.flatMap((e) => (e.kind === 'note' ? e.notes.map((n) => semitones(n.pitch)) : [])))));
+    const midi = midiPitches((await download(page, 'midi')).data);
+
+    // Undo brings back the score as recognised.
+    await page.click('#correction-revert');
+    expect(await page.textContent('#corrections-made')).toBe('');
+    expect(noteContent(readMusicXml((await download(page, 'musicxml')).data))).toEqual(noteContent(nodeScore));
+    const midiBefore = midiPitches((await download(page, 'midi')).data);
+    expect(midi.length).toBe(midiBefore.length);
+    expect(midi.reduce((a, b) => a + b, 0) - midiBefore.reduce((a, b) => a + b, 0)).toBe(moved);
+    await page.click('#correction-close');
+    await setThreshold(page, 70);
+    expect(problems).toEqual([]);
+  });
+
   it('plays the result and stops', { timeout: 30_000 }, async () => {
     await page.click('#play');
     expect(await page.textContent('#play')).toContain('Stop');
@@ -424,6 +493,12 @@ describe('a returning user, on a 390 × 844 phone', () => {
     await page.waitForSelector('#result[data-ready="true"]', { timeout: 120_000 });
     await expectNoSidewaysScroll(page);
     await shot(page, '15-phone-result');
+    // Correcting a measure on the phone: its crop and notes fit too.
+    await setThreshold(page, 100);
+    await page.locator('#source-marks .uncertain-mark').first().click();
+    await page.waitForSelector('#correction[data-ready="true"]', { timeout: 30_000 });
+    await expectNoSidewaysScroll(page);
+    await shot(page, '15b-phone-correction');
 
     // A later job on the page, after a reload: German again, without choosing it.
     await load(page, server.url);
