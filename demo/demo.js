@@ -12,8 +12,12 @@ import {
   env,
   followJob,
   INSTRUMENTS,
+  keyAlter,
   placedNotes,
   soundingMidiNumber,
+  writeMidi,
+  writeMusicXml,
+  writeMxl,
 } from './scoresight/scoresight.js';
 
 /** Measures read with less confidence than this are highlighted (the slider changes it). */
@@ -61,13 +65,51 @@ $('#environment').textContent =
 
 let chosen = [];
 
-fillLanguages($('#language'), navigator.language);
-fillLanguages($('#details-language'), navigator.language);
+/**
+ * What the page remembers in localStorage, per origin: the languages last chosen and the names of the
+ * jobs it created. A job resource carries neither its files' names nor its title, and a user who works
+ * in German should not have to pick German again for every job.
+ */
+const REMEMBERED = {
+  /** The "language of the printed text" last chosen. */
+  textLanguage: 'scoresight-demo.textLanguage',
+  /** The details step's main language last chosen. */
+  mainLanguage: 'scoresight-demo.mainLanguage',
+  /** `{ [jobId]: { files: string[], title?: string } }`. */
+  jobNames: 'scoresight-demo.jobNames',
+};
+
+/** localStorage may be missing or full (private windows, quotas): remembering is then skipped, never an error. */
+function recall(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Not kept past this page; the page still works.
+  }
+}
+
+fillLanguages($('#language'), recall(REMEMBERED.textLanguage) ?? navigator.language);
+fillLanguages($('#details-language'), recall(REMEMBERED.mainLanguage) ?? navigator.language);
+$('#language').addEventListener('change', () => remember(REMEMBERED.textLanguage, $('#language').value));
+$('#details-language').addEventListener('change', () => remember(REMEMBERED.mainLanguage, $('#details-language').value));
 
 function fillLanguages(select, preferred) {
   for (const { code, name } of capabilities.localesDetails) select.add(new Option(`${name} (${code})`, code));
+  select.value = supportedLanguage(preferred) ?? 'en';
+}
+
+/** `preferred` if the client reads it, else its base language (`de-AT` → `de`), else undefined. */
+function supportedLanguage(preferred) {
+  if (typeof preferred !== 'string') return undefined;
   const base = preferred.split('-')[0];
-  select.value = capabilities.locales.includes(preferred) ? preferred : capabilities.locales.includes(base) ? base : 'en';
+  return capabilities.locales.includes(preferred) ? preferred : capabilities.locales.includes(base) ? base : undefined;
 }
 
 function choose(files) {
@@ -113,6 +155,7 @@ $('#start').addEventListener('click', async () => {
       files: files.map((file) => ({ file, filename: file.name, ...(file.type ? { mimeType: file.type } : {}) })),
       autoStart: true,
     });
+    nameJob(job.id, { files: files.map((file) => file.name) });
     await refreshJobs();
     openJob(job.id);
   } catch (err) {
@@ -210,12 +253,18 @@ function showDetails(job) {
   form.hidden = false;
   form.dataset.jobId = job.id;
   $('#details-title').value = data.title;
+  // The main language last chosen stays chosen (this form is shown again on reopening the job, and for
+  // later jobs); before any choice, the job's own text language is the best guess.
+  const language = $('#details-language');
+  language.value = supportedLanguage(recall(REMEMBERED.mainLanguage)) ?? supportedLanguage(job.locales[0]) ?? language.value;
   const rows = data.instruments.map((instrument) => {
     const row = document.createElement('tr');
     const name = Object.assign(document.createElement('input'), { name: `part-name-${instrument.index}`, value: instrument.partName, size: 16 });
     const select = instrumentSelect(`instrument-${instrument.index}`, instrument.instrumentId);
     const detected = `${instrument.instrumentName} (${instrument.resolvedConfidence} confidence)`;
-    row.append(cell(String(instrument.index + 1)), cell(detected), cell(name), cell(select));
+    const cells = [cell(String(instrument.index + 1)), cell(detected), cell(name), cell(select)];
+    for (const [i, td] of cells.entries()) td.dataset.label = DETAILS_COLUMNS[i];
+    row.append(...cells);
     row.dataset.index = String(instrument.index);
     row.dataset.detectedName = instrument.partName;
     row.dataset.detectedInstrument = instrument.instrumentId;
@@ -223,6 +272,9 @@ function showDetails(job) {
   });
   $('#details-instruments').replaceChildren(...rows);
 }
+
+/** The details table's column headings, repeated on each cell for the narrow (phone) layout. */
+const DETAILS_COLUMNS = ['Part', 'Detected', 'Name', 'Instrument'];
 
 /** A picker over the library's instrument table, grouped as its ids are (`strings.violin`). */
 function instrumentSelect(name, selected) {
@@ -254,12 +306,16 @@ $('#details').addEventListener('submit', async (event) => {
   });
   try {
     $('#details-submit').disabled = true;
+    const title = $('#details-title').value;
+    const mainLanguage = $('#details-language').value;
+    remember(REMEMBERED.mainLanguage, mainLanguage);
     await client.submitJobStep(jobId, 'details', {
       step: 'details',
-      title: $('#details-title').value,
-      mainLanguage: $('#details-language').value,
+      title,
+      mainLanguage,
       ...(instruments.length ? { instruments } : {}),
     });
+    nameJob(jobId, { title });
     form.hidden = true;
     openJob(jobId);
   } catch (err) {
@@ -272,11 +328,14 @@ $('#details').addEventListener('submit', async (event) => {
 // ---------------------------------------------------------------------------
 // The result: source page, notation, downloads, playback
 
-let shown; // { job, score, pageCount, page }
+let shown; // { job, score, original, modelVersion, corrections, pageCount, page }
 
 async function showResult(job) {
   const stored = await client.getJobResult(job.id);
-  shown = { job, score: stored.score, pageCount: stored.pageCount, page: 0 };
+  // `score` is what the page shows, plays and downloads: the stored score with the user's corrections.
+  shown = { job, score: structuredClone(stored.score), original: stored.score, modelVersion: stored.modelVersion, corrections: 0, pageCount: stored.pageCount, page: 0 };
+  closeCorrection();
+  if (nameJob(job.id, { title: stored.score.credits.title ?? '' })) void refreshJobs();
   $('#result').hidden = false;
   const buttons = job.result.exports.map((format) => {
     const button = Object.assign(document.createElement('button'), { type: 'button', textContent: format });
@@ -286,7 +345,7 @@ async function showResult(job) {
   });
   $('#downloads').replaceChildren(Object.assign(document.createElement('span'), { textContent: 'Download:' }), ...buttons, $('#play'));
   $('#page-count').textContent = String(shown.pageCount);
-  await Promise.all([showPage(0), showNotation(job.id)]);
+  await Promise.all([showPage(0), showNotation()]);
   $('#result').dataset.ready = 'true';
 }
 
@@ -300,7 +359,7 @@ $('#threshold').addEventListener('input', () => {
 
 async function download(jobId, format) {
   try {
-    const file = await client.exportJob(jobId, format);
+    const file = correctedExport(jobId, await client.exportJob(jobId, format), format);
     const url = URL.createObjectURL(new Blob([file.data], { type: file.contentType }));
     const link = Object.assign(document.createElement('a'), { href: url, download: file.filename });
     document.body.append(link);
@@ -335,9 +394,14 @@ function markUncertainOnPage(image, index, score) {
       const evidence = measure.evidence;
       if (!evidence || evidence.page !== index || evidence.confidence >= uncertainBelow) continue;
       const { x, y, width, height } = evidence.box;
-      const mark = document.createElement('div');
+      const mark = document.createElement('button');
+      mark.type = 'button';
       mark.className = 'uncertain-mark';
-      mark.title = `${part.name || `Part ${p + 1}`}, measure ${m + 1}: confidence ${Math.round(evidence.confidence * 100)} %`;
+      mark.dataset.part = String(p);
+      mark.dataset.measure = String(m);
+      mark.title = `${part.name || `Part ${p + 1}`}, measure ${m + 1}: confidence ${Math.round(evidence.confidence * 100)} % (click to correct)`;
+      mark.setAttribute('aria-label', mark.title);
+      mark.addEventListener('click', () => openCorrection(p, m));
       // Boxes are in the pixels of the decoded page, which is what getJobFile returns.
       Object.assign(mark.style, {
         left: `${(100 * x) / image.naturalWidth}%`,
@@ -366,14 +430,29 @@ function toolkit() {
   return verovio;
 }
 
-/** The MusicXML export engraved by Verovio, uncertain measures highlighted per part. */
-async function showNotation(jobId) {
+/**
+ * The export as the client wrote it, or, once the user corrected notes, written again from the
+ * corrected score by the library's own writers (same file name and type; the thumbnail is the page).
+ */
+function correctedExport(jobId, file, format) {
+  if (!shown?.corrections || shown.job.id !== jobId) return file;
+  const options = { modelVersion: shown.modelVersion };
+  const writers = {
+    musicxml: () => new TextEncoder().encode(writeMusicXml(shown.score, options)),
+    mxl: () => writeMxl(shown.score, options),
+    midi: () => writeMidi(shown.score),
+  };
+  return writers[format] ? { ...file, data: writers[format]() } : file;
+}
+
+/** The shown score's MusicXML (the corrected score's, after corrections), engraved by Verovio, uncertain measures highlighted per part. */
+async function showNotation() {
   const container = $('#notation');
   try {
-    const [tk, file] = await Promise.all([toolkit(), client.exportJob(jobId, 'musicxml')]);
+    const tk = await toolkit();
     const scale = 35;
     tk.setOptions({ scale, pageWidth: Math.max(1000, Math.floor((container.clientWidth * 100) / scale)), adjustPageHeight: true, breaks: 'auto', footer: 'none' });
-    if (!tk.loadData(new TextDecoder().decode(file.data))) throw new Error('Verovio could not read the MusicXML');
+    if (!tk.loadData(writeMusicXml(shown.score, { modelVersion: shown.modelVersion }))) throw new Error('Verovio could not read the MusicXML');
     const pages = Array.from({ length: tk.getPageCount() }, (_, i) => tk.renderToSVG(i + 1));
     container.innerHTML = pages.join('');
     markUncertainMeasures(container, shown.score);
@@ -404,13 +483,142 @@ function markUncertainMeasures(container, score) {
         const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
         for (const [k, v] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height, class: 'uncertain-mark' })) rect.setAttribute(k, String(v));
         const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
-        title.textContent = `measure ${m + 1}: confidence ${Math.round(confidence * 100)} %`;
+        title.textContent = `measure ${m + 1}: confidence ${Math.round(confidence * 100)} % (click to correct)`;
         rect.append(title);
+        rect.dataset.part = String(p);
+        rect.dataset.measure = String(m);
         staff.prepend(rect);
       }
     }
   }
 }
+
+// ---------------------------------------------------------------------------
+// Correction in place: an uncertain measure's source crop beside its notes, each a step up or down
+
+/** Pixels of page around a measure's box in its crop, as a share of the box's height. */
+const CROP_MARGIN = 0.3;
+/** The crop's widest drawing, CSS pixels (it shrinks to fit narrower screens). */
+const CROP_MAX_WIDTH = 640;
+/** Note names in diatonic order, from C. */
+const STEPS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
+
+let correcting; // { part, measure }
+
+/** Shows measure `m` of part `p`: its crop of the source page and its notes, each with ▲ and ▼. */
+async function openCorrection(p, m) {
+  const measure = shown.score.parts[p]?.measures[m];
+  if (!measure?.evidence) return;
+  correcting = { part: p, measure: m };
+  const panel = $('#correction');
+  delete panel.dataset.ready;
+  panel.hidden = false;
+  panel.dataset.part = String(p);
+  panel.dataset.measure = String(m);
+  const part = shown.score.parts[p];
+  $('#correction-heading').textContent = `${part.name || `Part ${p + 1}`}, measure ${measure.number || m + 1} — read with ${Math.round(measure.evidence.confidence * 100)} % confidence`;
+  if (shown.page !== measure.evidence.page) await showPage(measure.evidence.page);
+  drawCrop($('#correction-crop'), $('#source-image'), measure.evidence.box);
+  listNotes();
+  panel.dataset.ready = 'true';
+  panel.scrollIntoView({ block: 'nearest' });
+}
+
+function closeCorrection() {
+  correcting = undefined;
+  $('#correction').hidden = true;
+}
+$('#correction-close').addEventListener('click', closeCorrection);
+
+/** The measure's box on the decoded page, with a margin, drawn at most CROP_MAX_WIDTH wide. */
+function drawCrop(canvas, image, box) {
+  const margin = Math.round(box.height * CROP_MARGIN);
+  const sx = Math.max(0, box.x - margin);
+  const sy = Math.max(0, box.y - margin);
+  const sw = Math.min(image.naturalWidth, box.x + box.width + margin) - sx;
+  const sh = Math.min(image.naturalHeight, box.y + box.height + margin) - sy;
+  const scale = Math.min(1, CROP_MAX_WIDTH / sw);
+  canvas.width = Math.max(1, Math.round(sw * scale));
+  canvas.height = Math.max(1, Math.round(sh * scale));
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(image, sx, sy, sw, sh, 0, 0, canvas.width, canvas.height);
+}
+
+/** The pitched notes of the measure being corrected, in reading order: `{ note, event }`. */
+function correctableNotes() {
+  const measure = shown.score.parts[correcting.part].measures[correcting.measure];
+  return measure.voices.flatMap((voice) => voice.events.flatMap((event) => (event.kind === 'note' ? event.notes.filter((note) => !note.unpitched).map((note) => ({ note, event })) : [])));
+}
+
+function listNotes() {
+  const notes = correctableNotes();
+  const items = notes.map(({ note }, i) => {
+    const item = document.createElement('li');
+    item.dataset.index = String(i);
+    const name = Object.assign(document.createElement('span'), { className: 'pitch', textContent: pitchName(note.pitch) });
+    const up = Object.assign(document.createElement('button'), { type: 'button', className: 'note-up', textContent: '▲' });
+    const down = Object.assign(document.createElement('button'), { type: 'button', className: 'note-down', textContent: '▼' });
+    up.setAttribute('aria-label', `Note ${i + 1} (${pitchName(note.pitch)}) a step up`);
+    down.setAttribute('aria-label', `Note ${i + 1} (${pitchName(note.pitch)}) a step down`);
+    up.addEventListener('click', () => moveNote(i, 1));
+    down.addEventListener('click', () => moveNote(i, -1));
+    item.append(Object.assign(document.createElement('span'), { className: 'number', textContent: `${i + 1}.` }), name, up, down);
+    return item;
+  });
+  $('#correction-notes').replaceChildren(...items);
+  $('#correction-empty').hidden = notes.length > 0;
+  $('#corrections-made').textContent = shown.corrections
+    ? `${shown.corrections} correction${shown.corrections === 1 ? '' : 's'} made: the notation, playback and downloads use the corrected score.`
+    : '';
+  $('#correction-revert').hidden = !shown.corrections;
+}
+
+/**
+ * Moves note `i` of the measure a diatonic step: the next line or space, spelt as the key signature
+ * spells it (a printed accidental no longer applies). Its ties go, since the tied note keeps its pitch.
+ */
+async function moveNote(i, by) {
+  const { note } = correctableNotes()[i];
+  note.pitch = stepPitch(note.pitch, by, keyAt(shown.score.parts[correcting.part], correcting.measure));
+  delete note.accidental;
+  delete note.tieStart;
+  delete note.tieStop;
+  shown.corrections++;
+  listNotes();
+  await showNotation();
+}
+
+function stepPitch(pitch, by, fifths) {
+  const index = pitch.octave * 7 + STEPS.indexOf(pitch.step) + by;
+  const step = STEPS[((index % 7) + 7) % 7];
+  return { step, octave: Math.floor(index / 7), alter: keyAlter(fifths, step) };
+}
+
+/** The key signature in force in measure `m` of a part (the last one set at or before it). */
+function keyAt(part, m) {
+  for (let i = m; i >= 0; i--) if (part.measures[i]?.key) return part.measures[i].key.fifths;
+  return 0;
+}
+
+function pitchName({ step, alter, octave }) {
+  const accidental = { '-2': '𝄫', '-1': '♭', 0: '', 1: '♯', 2: '𝄪' }[alter] ?? `${alter > 0 ? '+' : ''}${alter}`;
+  return `${step}${accidental}${octave}`;
+}
+
+$('#correction-revert').addEventListener('click', async () => {
+  shown.score = structuredClone(shown.original);
+  shown.corrections = 0;
+  if (correcting) listNotes();
+  await showNotation();
+});
+
+// A click anywhere on a highlighted staff (its notes are drawn over its mark) corrects that measure.
+$('#notation').addEventListener('click', (event) => {
+  const mark = event.target.closest?.('g.staff.uncertain')?.querySelector(':scope > rect.uncertain-mark');
+  if (mark) void openCorrection(Number(mark.dataset.part), Number(mark.dataset.measure));
+});
 
 // Playback: the score's notes on a simple Web Audio synthesiser, at ♩ = 100 (cheap, no sound font).
 let playing;
@@ -459,19 +667,39 @@ async function refreshJobs() {
     cursor = page.nextCursor;
   } while (cursor);
   $('#no-jobs').hidden = jobs.length > 0;
-  $('#jobs tbody').replaceChildren(...jobs.map(jobRow));
+  for (const job of jobs) void learnTitle(job);
+  // A row whose job has not changed is kept as it is, so a button is never swapped under a user's click.
+  const body = $('#jobs tbody');
+  const existing = new Map([...body.rows].map((row) => [row.dataset.jobId, row]));
+  const rows = jobs.map((job) => {
+    const row = existing.get(job.id);
+    return row?.dataset.key === rowKey(job) ? row : jobRow(job);
+  });
+  if (rows.length !== body.rows.length || rows.some((row, i) => body.rows[i] !== row)) body.replaceChildren(...rows);
 }
+
+/** What a job's row shows; the row is rebuilt when this changes. */
+function rowKey(job) {
+  return JSON.stringify([job.status, job.errorCode, job.retention, job.estimatedCredits, jobName(job.id), stopping.has(job.id)]);
+}
+
+/** Whether a job can still be canceled: it is being recognised, or waits for the details step. */
+const RUNNING_STATUSES = ['processing', 'awaitingInput'];
+
+/** Jobs whose cancel was asked for while a page was being read: they stop when it ends. */
+const stopping = new Set();
 
 function jobRow(job) {
   const row = document.createElement('tr');
   row.dataset.jobId = job.id;
   row.dataset.status = job.status;
+  row.dataset.key = rowKey(job);
   const expired = job.retention?.expiredDate;
   const retention = expired ? `erased ${date(expired)}` : job.retention ? date(job.retention.expiryDate) : '—';
   const open = Object.assign(document.createElement('button'), { type: 'button', className: 'open', textContent: 'Open' });
   open.addEventListener('click', () => openJob(job.id));
   const remove = Object.assign(document.createElement('button'), { type: 'button', className: 'delete', textContent: 'Delete' });
-  remove.disabled = !!expired || job.status === 'processing';
+  remove.disabled = !!expired || RUNNING_STATUSES.includes(job.status);
   remove.addEventListener('click', async () => {
     try {
       await client.deleteJob(job.id);
@@ -480,11 +708,119 @@ function jobRow(job) {
     }
     await refreshJobs();
   });
-  const status = job.status === 'error' ? `error ${job.errorCode}` : job.status;
+  const actions = [open];
+  if (RUNNING_STATUSES.includes(job.status)) actions.push(cancelButton(job.id));
+  actions.push(remove);
+  const status = job.status === 'error' ? `error ${job.errorCode}` : stopping.has(job.id) ? 'stopping after this page' : job.status;
   const retentionCell = cell(retention);
   retentionCell.className = 'retention';
-  row.append(cell(date(job.creationDate)), cell(status), cell(String(job.estimatedCredits ?? '—')), retentionCell, cell(open, remove));
+  const cells = [cell(nameOf(job)), cell(date(job.creationDate)), cell(status), cell(String(job.estimatedCredits ?? '—')), retentionCell, cell(...actions)];
+  cells[0].className = 'job-name';
+  cells[5].className = 'actions';
+  for (const [i, td] of cells.entries()) td.dataset.label = JOB_COLUMNS[i];
+  row.append(...cells);
   return row;
+}
+
+/** The jobs table's column headings, repeated on each cell for the narrow (phone) layout. */
+const JOB_COLUMNS = ['Score', 'Created', 'Status', 'Pages', 'Kept until', ''];
+
+/**
+ * Cancels a running job. While a page is being read the client answers OMR_JOB_NOT_CANCELLABLE and
+ * stops the job when that page ends: the row says so, and follows the job until it is canceled.
+ */
+function cancelButton(jobId) {
+  const button = Object.assign(document.createElement('button'), { type: 'button', className: 'cancel', textContent: 'Cancel' });
+  button.disabled = stopping.has(jobId);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await client.cancelJob(jobId);
+    } catch (err) {
+      if (err.code !== 'OMR_JOB_NOT_CANCELLABLE') {
+        button.disabled = false;
+        showError(err.code ?? 'ERROR', err.message);
+        return;
+      }
+      stopping.add(jobId);
+      await refreshJobs();
+      try {
+        for await (const job of followJob(client, jobId)) if (job.status !== 'processing') break;
+      } catch {
+        // The list below shows whatever the job became.
+      }
+    }
+    stopping.delete(jobId);
+    await refreshJobs();
+    // The job shown above may be this one, and its follower may have stopped at the details step.
+    if (following?.jobId === jobId) void openJob(jobId);
+  });
+  return button;
+}
+
+// The names of the jobs: their files, as chosen, and their title once recognition or the user gave one.
+
+/** The names as remembered; read again when another tab of this site changes them. */
+let jobNames = recall(REMEMBERED.jobNames) ?? {};
+addEventListener('storage', (event) => {
+  if (event.key !== REMEMBERED.jobNames) return;
+  jobNames = recall(REMEMBERED.jobNames) ?? {};
+  void refreshJobs();
+});
+
+function jobName(jobId) {
+  return jobNames[jobId];
+}
+
+/** Records what is known of a job's name; returns whether that changed anything. */
+function nameJob(jobId, { files, title }) {
+  jobNames = recall(REMEMBERED.jobNames) ?? jobNames;
+  const before = JSON.stringify(jobNames[jobId] ?? {});
+  const next = { ...jobNames[jobId], ...(files ? { files } : {}), ...(title !== undefined ? { title } : {}) };
+  if (JSON.stringify(next) === before) return false;
+  jobNames = { ...jobNames, [jobId]: next };
+  remember(REMEMBERED.jobNames, jobNames);
+  return true;
+}
+
+/** The row's name: the title (when there is one) over the files' names; the job's id for a job made elsewhere. */
+function nameOf(job) {
+  const { files = [], title = '' } = jobName(job.id) ?? {};
+  const parts = [];
+  if (title) parts.push(Object.assign(document.createElement('strong'), { className: 'job-title', textContent: title }));
+  const fileNames = files.length > MAX_FILE_NAMES ? [...files.slice(0, MAX_FILE_NAMES - 1), `and ${files.length - MAX_FILE_NAMES + 1} more`] : files;
+  const text = fileNames.length ? fileNames.join(', ') : job.id;
+  const span = Object.assign(document.createElement('span'), { className: 'job-files', textContent: text, title: files.join('\n') || job.id });
+  parts.push(span);
+  const label = document.createElement('div');
+  label.className = 'job-label';
+  label.append(...parts);
+  return label;
+}
+
+/** File names listed in a row before "and N more". */
+const MAX_FILE_NAMES = 3;
+
+/** Titles already being looked up, so each job's result is read once. */
+const titleLookups = new Set();
+
+/**
+ * Learns a job's title from what recognition read: the details step shows it, a done job's score has it.
+ * A done job's score is read once per page load, and only when the title is not known yet.
+ */
+async function learnTitle(job) {
+  if (jobName(job.id)?.title !== undefined || titleLookups.has(job.id)) return;
+  let title;
+  if (job.status === 'awaitingInput') title = job.pendingStep?.data?.title;
+  else if (job.status === 'done' && !job.retention?.expiredDate) {
+    titleLookups.add(job.id);
+    title = await client.getJobResult(job.id).then(
+      (result) => result.score.credits.title ?? '',
+      () => undefined,
+    );
+  }
+  // A done job's empty title is remembered too (there is none to wait for); a pending one may still get one.
+  if ((title || (job.status === 'done' && title !== undefined)) && nameJob(job.id, { title })) await refreshJobs();
 }
 
 // ---------------------------------------------------------------------------

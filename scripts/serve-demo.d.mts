@@ -22,3 +22,14 @@ export function resolvePath(urlPath: string): string | undefined;
 export function ensureBuilt(): void;
 export function startDemoServer(options?: DemoServerOptions): Promise<DemoServer>;
 export function exportSite(dir: string): void;
+
+export interface DemoCommandLine extends Required<Omit<DemoServerOptions, 'quiet'>> {
+  export: string | undefined;
+  help: boolean;
+}
+
+/** What `--help` prints. */
+export const USAGE: string;
+export function parseArgs(argv: readonly string[]): DemoCommandLine;
+/** One line for an address the server cannot listen on (busy port, no privilege, unknown host); undefined otherwise. */
+export function listenProblem(err: unknown, address: { port: number; host: string }): string | undefined;

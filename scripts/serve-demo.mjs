@@ -9,13 +9,14 @@
  *   /scoresight/         dist/bundle/ — the library, its worker, models/ and wasm/
  *   /vendor/verovio/     Verovio's ES module build, from node_modules/verovio/dist/
  *
- *   node scripts/serve-demo.mjs [--port 8080] [--host 127.0.0.1] [--isolated] [--export DIR]
+ *   node scripts/serve-demo.mjs [--port 8080] [--host 127.0.0.1] [--isolated] [--export DIR] [--help]
  *
  * --isolated  sends the COOP/COEP headers that make the page cross-origin
  *             isolated, so onnxruntime-web runs inference on several threads.
  * --export    copies the site into DIR instead of serving it: a folder to put on any static host.
  *
  * The bundle is built first (`npm run build`) when dist/bundle/ is missing.
+ * A busy port or a wrong argument is answered in one line (exit code 1 or 2), not a stack trace.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
@@ -147,28 +148,86 @@ export function exportSite(dir) {
   }
 }
 
-function parseArgs(argv) {
-  const options = { port: 8080, host: '127.0.0.1', isolated: false, export: undefined };
+/** What `--help` prints, and what a wrong argument is answered with. */
+export const USAGE = `Usage: npm run demo -- [options]   (or: node scripts/serve-demo.mjs [options])
+
+Serves the ScoreSight demo page on http://127.0.0.1:8080/ (builds dist/bundle/ first if it is missing).
+
+  --port N       listen on port N (default 8080; 0 picks a free one)
+  --host H       listen on host H (default 127.0.0.1; 0.0.0.0 for other machines)
+  --isolated     send COOP/COEP headers: cross-origin isolated, inference on several threads
+  --export DIR   write the static site into DIR instead of serving it
+  --help         print this text
+`;
+
+/** A mistake on the command line: printed as one line with the usage, exit code 2, never as a stack trace. */
+class UsageError extends Error {}
+
+/** The options of the command line, or `{ help: true }`; throws `UsageError` on a wrong argument. */
+export function parseArgs(argv) {
+  const options = { port: 8080, host: '127.0.0.1', isolated: false, export: undefined, help: false };
+  const value = (i, name) => {
+    const next = argv[i];
+    if (next === undefined || next.startsWith('--')) throw new UsageError(`${name} needs a value`);
+    return next;
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--isolated') options.isolated = true;
-    else if (arg === '--port') options.port = Number(argv[++i]);
-    else if (arg === '--host') options.host = argv[++i];
-    else if (arg === '--export') options.export = argv[++i];
-    else throw new Error(`unknown argument ${arg}; usage: serve-demo.mjs [--port N] [--host H] [--isolated] [--export DIR]`);
+    if (arg === '--help' || arg === '-h') options.help = true;
+    else if (arg === '--isolated') options.isolated = true;
+    else if (arg === '--port') options.port = Number(value(++i, '--port'));
+    else if (arg === '--host') options.host = value(++i, '--host');
+    else if (arg === '--export') options.export = value(++i, '--export');
+    else throw new UsageError(`unknown argument ${arg}`);
   }
-  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new Error('--port takes a port number');
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new UsageError('--port takes a port number from 0 to 65535');
   return options;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const options = parseArgs(process.argv.slice(2));
+/**
+ * Why the server could not listen, in one line a person can act on, or
+ * undefined for an error that is not about the address (a real bug: its
+ * stack is worth printing).
+ */
+export function listenProblem(err, { port, host }) {
+  if (err?.code === 'EADDRINUSE') return `Port ${port} on ${host} is already in use (another demo server?). Stop that program, or pick another port: npm run demo -- --port ${port === 65535 ? 8081 : port + 1} (--port 0 picks a free one).`;
+  if (err?.code === 'EACCES') return `Port ${port} on ${host} needs more privileges than this user has. Pick a port above 1023: npm run demo -- --port 8080.`;
+  if (err?.code === 'EADDRNOTAVAIL' || err?.code === 'ENOTFOUND') return `Host ${host} is not an address of this machine. Use 127.0.0.1, or 0.0.0.0 for every interface.`;
+  return undefined;
+}
+
+async function main(argv) {
+  let options;
+  try {
+    options = parseArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`serve-demo: ${err.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   ensureBuilt();
   if (options.export) {
     exportSite(options.export);
     console.log(`Wrote the demo site to ${options.export}`);
-  } else {
+    return 0;
+  }
+  try {
     const { url } = await startDemoServer({ ...options, quiet: false });
     console.log(`ScoreSight demo: ${url}${options.isolated ? ' (cross-origin isolated: inference on several threads)' : ''}`);
+    return undefined; // keeps serving
+  } catch (err) {
+    const problem = listenProblem(err, options);
+    if (!problem) throw err;
+    process.stderr.write(`serve-demo: ${problem}\n`);
+    return 1;
   }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const code = await main(process.argv.slice(2));
+  if (code !== undefined) process.exitCode = code;
 }

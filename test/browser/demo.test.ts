@@ -3,18 +3,23 @@
  * the self-contained bundle recognises the fixture PDF with the ONNX models
  * in a Web Worker, the details step round trip, downloads, jobs kept in
  * IndexedDB across reloads, retention on a controlled clock, a corrupt file,
- * and threads in a cross-origin isolated page.
+ * and threads in a cross-origin isolated page; job rows named by their files
+ * and titles, cancelling from a row, the main language remembered, a 390 px
+ * phone viewport; and the serving script's command line.
  *
  * Screenshots of every stage go to test-results/browser/.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, ensureBuilt, type DemoServer } from '../../scripts/serve-demo.mjs';
 import { extractMxlScore } from '../../src/import/mxl-container.js';
+import { readMidi } from '../../src/import/midi/read-midi.js';
 import { readMusicXml } from '../../src/import/musicxml/read-score.js';
 import { recognizeScore } from '../../src/recognize/recognize-score.js';
-import type { Score } from '../../src/score/model.js';
+import type { Note, Score, Step } from '../../src/score/model.js';
+import { keyAlter } from '../../src/score/pitch.js';
 import { noteContent } from '../support/note-content.js';
 
 const CHROMIUM = process.env.SCORESIGHT_CHROMIUM ?? '/usr/bin/chromium';
@@ -88,6 +93,31 @@ async function recognise(page: Page, files: Parameters<Page['setInputFiles']>[1]
   return { wallMs: Date.now() - started, jobId: (await page.textContent('#job-id'))!.trim() };
 }
 
+/**
+ * What sticks out sideways: the document's scroll width against its client width, and the elements
+ * whose right edge passes the viewport (named for the failure message).
+ */
+function sidewaysOverflow(page: Page): Promise<{ scrollWidth: number; clientWidth: number; offenders: string[] }> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
+    const offenders = [...document.body.querySelectorAll('*')]
+      .filter((el) => el.getClientRects().length > 0 && el.getBoundingClientRect().right > root.clientWidth + 0.5)
+      .filter((el) => !el.closest('#notation')) // the engraving scrolls inside its own pane
+      .map(name);
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders };
+  });
+}
+
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth, offenders } = await sidewaysOverflow(page);
+  expect(offenders).toEqual([]);
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+}
+
+/** A job's row in the list of jobs kept in this browser. */
+const jobRowOf = (page: Page, jobId: string) => page.locator(`#jobs tr[data-job-id="${jobId}"]`);
+
 /** Moves the highlight slider, as a user dragging it would. */
 async function setThreshold(page: Page, percent: number): Promise<void> {
   await page.$eval(
@@ -155,6 +185,10 @@ describe('the demo page in Chromium', () => {
     expect(await page.evaluate(() => (document.querySelector('#source-image') as HTMLImageElement).naturalWidth)).toBeGreaterThan(1000);
     await shot(page, '04-result');
 
+    // The job's row names it by its file and, now that it has one, its title.
+    await page.waitForFunction((id) => document.querySelector(`#jobs tr[data-job-id="${id}"] .job-title`)?.textContent === 'Melody', jobId);
+    expect(await jobRowOf(page, jobId).locator('.job-files').textContent()).toBe('melody.pdf');
+
     // Every format downloads; the MusicXML carries the review's answers and the notes Node reads.
     const xml = await download(page, 'musicxml');
     expect(xml.download.suggestedFilename()).toBe('Melody.musicxml');
@@ -203,6 +237,73 @@ describe('the demo page in Chromium', () => {
     expect(await page.locator('#notation rect.uncertain-mark').count()).toBe(0);
   });
 
+  it('corrects a note of an uncertain measure in place: the page crop beside its notes, and the downloads carry the correction', { timeout: 120_000 }, async () => {
+    // A measure read with less than full confidence that has notes; at 100 % every such measure is highlighted.
+    const measures = await confidences(page, jobId);
+    const pitched = (score: Score, m: number): Note[] =>
+      score.parts[0]!.measures[m]!.voices.flatMap((v) => v.events.flatMap((e) => (e.kind === 'note' ? e.notes.filter((n) => !n.unpitched) : [])));
+    const m = measures.findIndex((confidence, i) => confidence < 1 && pitched(nodeScore, i).length > 0);
+    expect(m).toBeGreaterThanOrEqual(0);
+    await setThreshold(page, 100);
+    await page.click(`#source-marks .uncertain-mark[data-part="0"][data-measure="${m}"]`);
+    await page.waitForSelector('#correction[data-ready="true"]', { timeout: 30_000 });
+
+    // The crop is the measure on the page: white paper and black ink, as wide as the box or the pane allows.
+    const crop = await page.$eval('#correction-crop', (canvas) => {
+      const c = canvas as HTMLCanvasElement;
+      const pixels = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let ink = 0;
+      let paper = 0;
+      for (let i = 0; i < pixels.length; i += 4) {
+        if (pixels[i]! < 100) ink++;
+        else if (pixels[i]! > 200) paper++;
+      }
+      return { width: c.width, height: c.height, ink, paper };
+    });
+    expect(crop.width).toBeGreaterThan(20);
+    expect(crop.height).toBeGreaterThan(20);
+    expect(crop.ink).toBeGreaterThan(0);
+    expect(crop.paper).toBeGreaterThan(crop.ink);
+    expect(await page.locator('#correction-notes li').count()).toBe(pitched(nodeScore, m).length);
+
+    // The first note a step up: the list, the notation and every download follow.
+    const before = await page.textContent('#correction-notes li[data-index="0"] .pitch');
+    await page.click('#correction-notes li[data-index="0"] .note-up');
+    await page.waitForFunction(() => document.querySelector('#corrections-made')?.textContent?.startsWith('1 correction'));
+    expect(await page.textContent('#correction-notes li[data-index="0"] .pitch')).not.toBe(before);
+    await page.waitForSelector('#notation[data-rendered="true"] svg');
+    await shot(page, '05b-correction');
+
+    const expected = structuredClone(nodeScore);
+    const note = pitched(expected, m)[0]!;
+    const steps: Step[] = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
+    const index = note.pitch.octave * 7 + steps.indexOf(note.pitch.step) + 1;
+    const fifths = expected.parts[0]!.measures.slice(0, m + 1).reverse().find((measure) => measure.key)?.key?.fifths ?? 0;
+    const semitones = (p: Note['pitch']) => p.octave * 12 + [0, 2, 4, 5, 7, 9, 11][steps.indexOf(p.step)]! + p.alter;
+    const moved = semitones({ step: steps[index % 7]!, octave: Math.floor(index / 7), alter: keyAlter(fifths, steps[index % 7]!) }) - semitones(note.pitch);
+    note.pitch = { step: steps[index % 7]!, octave: Math.floor(index / 7), alter: keyAlter(fifths, steps[index % 7]!) };
+    expect(noteContent(expected)).not.toEqual(noteContent(nodeScore));
+    const xml = await download(page, 'musicxml');
+    expect(xml.download.suggestedFilename()).toBe('Melody.musicxml');
+    expect(readMusicXml(xml.data).credits.title).toBe('Melody');
+    expect(noteContent(readMusicXml(xml.data))).toEqual(noteContent(expected));
+    const mxl = await download(page, 'mxl');
+    expect(noteContent(readMusicXml(extractMxlScore(new Uint8Array(mxl.data))))).toEqual(noteContent(expected));
+    const midiPitches = (data: Buffer) => readMidi(new Uint8Array(data)).parts.flatMap((p) => p.measures.flatMap((ms) => ms.voices.flatMap((v) => v.events.flatMap((e) => (e.kind === 'note' ? e.notes.map((n) => semitones(n.pitch)) : [])))));
+    const midi = midiPitches((await download(page, 'midi')).data);
+
+    // Undo brings back the score as recognised.
+    await page.click('#correction-revert');
+    expect(await page.textContent('#corrections-made')).toBe('');
+    expect(noteContent(readMusicXml((await download(page, 'musicxml')).data))).toEqual(noteContent(nodeScore));
+    const midiBefore = midiPitches((await download(page, 'midi')).data);
+    expect(midi.length).toBe(midiBefore.length);
+    expect(midi.reduce((a, b) => a + b, 0) - midiBefore.reduce((a, b) => a + b, 0)).toBe(moved);
+    await page.click('#correction-close');
+    await setThreshold(page, 70);
+    expect(problems).toEqual([]);
+  });
+
   it('plays the result and stops', { timeout: 30_000 }, async () => {
     await page.click('#play');
     expect(await page.textContent('#play')).toContain('Stop');
@@ -217,6 +318,7 @@ describe('the demo page in Chromium', () => {
     await page.waitForSelector('#result[data-ready="true"]', { timeout: 60_000 });
     const row = page.locator(`#jobs tr[data-job-id="${jobId}"]`);
     expect(await row.getAttribute('data-status')).toBe('done');
+    expect(await row.locator('.job-name').textContent()).toBe('Melodymelody.pdf');
     const xml = await download(page, 'musicxml');
     expect(noteContent(readMusicXml(xml.data))).toEqual(noteContent(nodeScore));
     await shot(page, '06-after-reload');
@@ -284,6 +386,10 @@ describe('other inputs', () => {
       await page.waitForSelector('#result[data-ready="true"], #error:not([hidden])', { timeout: 120_000 });
       expect(await page.getAttribute('#status', 'data-status')).toBe('done');
       await shot(page, '10-song-result');
+      // No review: the row's title is the one recognition read.
+      const jobId = (await page.textContent('#job-id'))!.trim();
+      await page.waitForFunction((id) => document.querySelector(`#jobs tr[data-job-id="${id}"] .job-title`)?.textContent === 'Abendlied', jobId);
+      expect(await jobRowOf(page, jobId).locator('.job-files').textContent()).toBe('score.pdf');
       const xml = await download(page, 'musicxml');
       expect(xml.download.suggestedFilename()).toBe('Abendlied.musicxml');
       const score = readMusicXml(xml.data);
@@ -350,5 +456,126 @@ describe('a cross-origin isolated page', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('a returning user, on a 390 × 844 phone', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let waitingJob: string;
+
+  beforeAll(async () => {
+    ({ context, page, problems } = await openDemo(server.url));
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('keeps the main language chosen in the details step: on reopening the job and for later jobs; nothing scrolls sideways', { timeout: 300_000 }, async () => {
+    await expectNoSidewaysScroll(page);
+    await shot(page, '13-phone-empty');
+    const { jobId } = await recognise(page, PDF_PATH, { review: true });
+    expect(await page.isVisible('#details')).toBe(true);
+    await expectNoSidewaysScroll(page);
+    // A fresh profile: the browser's language (not German), until the user picks one.
+    expect(await page.inputValue('#details-language')).not.toBe('de');
+    await page.selectOption('#details-language', 'de');
+
+    // The step shown again (a reload reopens the job): German stays chosen.
+    await load(page, `${server.url}#job=${jobId}`);
+    await page.waitForSelector('#details:not([hidden])', { timeout: 60_000 });
+    expect(await page.inputValue('#details-language')).toBe('de');
+    await shot(page, '14-phone-details');
+    await page.click('#details-submit');
+    await page.waitForSelector('#result[data-ready="true"]', { timeout: 120_000 });
+    await expectNoSidewaysScroll(page);
+    await shot(page, '15-phone-result');
+    // Correcting a measure on the phone: its crop and notes fit too.
+    await setThreshold(page, 100);
+    await page.locator('#source-marks .uncertain-mark').first().click();
+    await page.waitForSelector('#correction[data-ready="true"]', { timeout: 30_000 });
+    await expectNoSidewaysScroll(page);
+    await shot(page, '15b-phone-correction');
+
+    // A later job on the page, after a reload: German again, without choosing it.
+    await load(page, server.url);
+    ({ jobId: waitingJob } = await recognise(page, PDF_PATH, { review: true }));
+    expect(await page.isVisible('#details')).toBe(true);
+    expect(await page.inputValue('#details-language')).toBe('de');
+    await expectNoSidewaysScroll(page);
+    expect(problems).toEqual([]);
+  });
+
+  it('cancels a job that waits for its details from its row', { timeout: 60_000 }, async () => {
+    const row = jobRowOf(page, waitingJob);
+    expect(await row.getAttribute('data-status')).toBe('awaitingInput');
+    await row.locator('button.cancel').click();
+    await page.waitForSelector(`#jobs tr[data-job-id="${waitingJob}"][data-status="canceled"]`, { timeout: 30_000 });
+    // The job shown above says so too, and the canceled row has no Cancel button left.
+    await page.waitForSelector('#error[data-code="CANCELED"]:not([hidden])', { timeout: 30_000 });
+    expect(await page.isVisible('#details')).toBe(false);
+    expect(await row.locator('button.cancel').count()).toBe(0);
+    expect(await row.locator('button.delete').isDisabled()).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('cancels a running job from its row: the job stops, named by its files', { timeout: 180_000 }, async () => {
+    const names = ['Sonate 1 – Allegro con brio, erster Satz.pdf', 'Sonate 1 – Adagio.pdf', 'Sonate 1 – Rondo.pdf'];
+    await page.setInputFiles('#file-input', names.map((name) => ({ name, mimeType: 'application/pdf', buffer: pdf })));
+    await expectNoSidewaysScroll(page);
+    await page.setChecked('#review', false);
+    await page.click('#start');
+    await page.waitForFunction(() => /^job_/.test(document.querySelector('#job-id')?.textContent ?? ''));
+    const jobId = (await page.textContent('#job-id'))!.trim();
+    const row = jobRowOf(page, jobId);
+    await page.waitForSelector(`#jobs tr[data-job-id="${jobId}"][data-status="processing"] button.cancel`, { timeout: 30_000 });
+    expect(await row.locator('.job-files').textContent()).toBe(names.join(', '));
+    await expectNoSidewaysScroll(page);
+    await shot(page, '16-phone-running-job');
+    await row.locator('button.cancel').click();
+    // Asked while a page is read, the job stops when that page ends.
+    await page.waitForSelector(`#jobs tr[data-job-id="${jobId}"][data-status="canceled"]`, { timeout: 120_000 });
+    const job = await page.evaluate((id) => (window as unknown as { scoresightDemo: { client: { getJob(id: string): Promise<{ status: string }> } } }).scoresightDemo.client.getJob(id), jobId);
+    expect(job.status).toBe('canceled');
+    await page.waitForSelector('#error[data-code="CANCELED"]:not([hidden])', { timeout: 30_000 });
+    expect(await row.locator('td').nth(2).textContent()).toBe('canceled');
+    await expectNoSidewaysScroll(page);
+    await shot(page, '17-phone-job-canceled');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('npm run demo (scripts/serve-demo.mjs)', () => {
+  const serveDemo = (...args: string[]) => spawnSync(process.execPath, ['scripts/serve-demo.mjs', ...args], { encoding: 'utf8', timeout: 30_000 });
+
+  it('--help prints a short usage text and exits 0', () => {
+    const { status, stdout, stderr } = serveDemo('--help');
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^Usage: /);
+    for (const option of ['--port', '--host', '--isolated', '--export', '--help']) expect(stdout).toContain(option);
+    expect(stdout.split('\n').length).toBeLessThan(20);
+    expect(stderr).toBe('');
+  });
+
+  it('a busy port is one line that names the port and how to pick another, exit code 1', () => {
+    const { status, stdout, stderr } = serveDemo('--port', String(server.port));
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`Port ${server.port}`);
+    expect(lines[0]).toContain('--port');
+    expect(stderr).not.toMatch(/\bat .*:\d+:\d+/); // no stack trace
+  });
+
+  it('an unknown argument is named, with the usage, and no stack trace', () => {
+    const { status, stderr } = serveDemo('--prot', '8081');
+    expect(status).toBe(2);
+    expect(stderr.split('\n')[0]).toBe('serve-demo: unknown argument --prot');
+    expect(stderr).toContain('Usage: ');
+    expect(stderr).not.toMatch(/\bat .*:\d+:\d+/);
   });
 });
