@@ -171,8 +171,17 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
     gate,
     clientOf: (account) => clients.get(account),
     async anonymousCapabilities() {
-      const { costPerPage: _cost, remainingCredits: _credits, ...general } = await clients.get(accounts[0]!)!.getCapabilities();
-      return general satisfies Capabilities;
+      // From the first account that answers: one whose storage fails must not hide the service's capabilities.
+      let failure: unknown;
+      for (const account of accounts) {
+        try {
+          const { costPerPage: _cost, remainingCredits: _credits, ...general } = await clients.get(account)!.getCapabilities();
+          return general satisfies Capabilities;
+        } catch (err) {
+          failure ??= err;
+        }
+      }
+      throw failure;
     },
   };
 

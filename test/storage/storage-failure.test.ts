@@ -91,9 +91,10 @@ describe('one account whose storage fails', () => {
     const pool = sharedPool();
     await writeFile(path.join(root, 'bob'), 'a file where the account directory belongs');
     const server = createOmrServer({
+      // The unusable account first: the capabilities anyone may read come from an account that answers.
       tokens: [
-        { token: 'alice-token', account: 'alice', scopes: ['omr'], kind: 'personal' },
         { token: 'bob-token', account: 'bob', scopes: ['omr'], kind: 'personal' },
+        { token: 'alice-token', account: 'alice', scopes: ['omr'], kind: 'personal' },
       ],
       storeDirectory: root,
       clientOptions: { pool, sweepIntervalMs: 0, onWarning: () => {} },
@@ -105,6 +106,9 @@ describe('one account whose storage fails', () => {
     expect((await alice.createJob({ output: 'musicxml' })).status).toBe('draft');
     expect(await rejection(bob.createJob({ output: 'musicxml' }))).toMatchObject({ code: 'STORAGE_FAILED', status: 500 });
     expect((await alice.listJobs()).jobs).toHaveLength(1);
+    const anonymous = await fetch(`${baseUrl}/omr/capabilities`);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).not.toHaveProperty('remainingCredits');
   });
 });
 
