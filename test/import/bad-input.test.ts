@@ -15,6 +15,7 @@ import { frac } from '../../src/score/fraction.js';
 import type { NoteEvent } from '../../src/score/model.js';
 import { placedNotes } from '../../src/score/timeline.js';
 import { corpusFiles, readBytes } from '../support/corpus.js';
+import { concat } from '../support/png-build.js';
 
 type Code = 'INVALID_MUSICXML' | 'CORRUPTED_FILE' | 'FILE_TOO_LARGE';
 
@@ -263,7 +264,7 @@ describe('size and depth limits', () => {
 
   it('refuses a 100 KB .mxl that unpacks to 100 MiB of elements, before parsing any', () => {
     const unpacked = repeatedBytes('<a/>', 100 * 2 ** 20);
-    const score = concatBytes(strToU8('<score-partwise>'), unpacked, strToU8('</score-partwise>'));
+    const score = concat([strToU8('<score-partwise>'), unpacked, strToU8('</score-partwise>')]);
     const bomb = zipSync({ 'META-INF/container.xml': CONTAINER('score.xml'), 'score.xml': score }, { level: 9 });
     expect(bomb.length).toBeLessThan(200 * 1024);
     expectOmrError(() => readMusicXml(bomb), 'FILE_TOO_LARGE', /score\.xml inflates to 104857633 bytes; at most 67108864/);
@@ -317,16 +318,6 @@ function repeatedBytes(pattern: string, size: number): Uint8Array {
   const out = new Uint8Array(size);
   out.set(strToU8(pattern));
   for (let filled = pattern.length; filled < size; filled *= 2) out.copyWithin(filled, 0, Math.min(filled, size - filled));
-  return out;
-}
-
-function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
   return out;
 }
 

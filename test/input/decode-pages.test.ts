@@ -2,13 +2,13 @@ import jpeg from 'jpeg-js';
 import { strToU8, zipSync, zlibSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
-import { crc32 } from '../../src/image/crc32.js';
 import { encodePng } from '../../src/image/png-encode.js';
 import { countPages, decodePages, type DecodedPage, type InputFile } from '../../src/input/decode-pages.js';
 import { MAX_FILE_BYTES, MAX_WORKING_PIXELS } from '../../src/input/limits.js';
 import { buildPdf } from '../support/pdf-build.js';
 import { exifApp1Payload, withExif } from '../support/orientation-reference.js';
 import { fixture } from './fixture-picture.js';
+import { concat, pngChunk } from '../support/png-build.js';
 
 const png: InputFile = { filename: 'one.png', data: encodePng({ width: 3, height: 2, channels: 1, data: new Uint8Array(6).fill(7) }) };
 /** A 16×8 JPEG that a phone recorded as needing a quarter turn. */
@@ -153,23 +153,12 @@ describe('decodePages: only the pages wanted', () => {
 function whitePng(width: number, height: number): Uint8Array {
   const rows = new Uint8Array((width + 1) * height).fill(255);
   for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = new Uint8Array(12 + data.length);
-    const view = new DataView(out.buffer);
-    view.setUint32(0, data.length);
-    out.set(strToU8(type), 4);
-    out.set(data, 8);
-    view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-    return out;
-  };
   const header = new Uint8Array(13);
   new DataView(header.buffer).setUint32(0, width);
   new DataView(header.buffer).setUint32(4, height);
   header.set([8, 0, 0, 0, 0], 8);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlibSync(rows, { level: 1 })), chunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
-  return out;
+  const signature = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return concat([signature, pngChunk('IHDR', header), pngChunk('IDAT', zlibSync(rows, { level: 1 })), pngChunk('IEND', new Uint8Array(0))]);
 }
 
 describe('decodePages: working size', () => {

@@ -8,7 +8,7 @@ import type { Raster } from '../../src/image/raster.js';
 import { DEFAULT_PDF_PAGE_BUDGET, MAX_PDF_PAGE_OPERATIONS, MAX_PDF_PAGE_PIXELS, MAX_PDF_RENDER_STEPS, MIN_PDF_DPI } from '../../src/input/limits.js';
 import { openPdf } from '../../src/input/pdf.js';
 import { isPdfjsStrayRejection } from '../../src/input/pdfjs-rejections.js';
-import { buildPdf } from '../support/pdf-build.js';
+import { buildPdf, pdfFromObjects } from '../support/pdf-build.js';
 import { rejection as errorOf } from '../support/rejection.js';
 import { watchingRejections } from '../support/rejections.js';
 
@@ -229,21 +229,6 @@ function nestedFormsPdf(depth = 10, fanout = 10): Uint8Array {
     objects[formId(level)] = stream(`/Type /XObject /Subtype /Form /BBox [0 0 200 200] /Resources ${resources}`, last ? '0 g 10 10 5 5 re f' : draws);
   }
   return pdfFromObjects(objects);
-}
-
-/** A PDF of the given objects (numbered from 1; the catalog first), with its cross-reference table. */
-function pdfFromObjects(objects: string[]): Uint8Array {
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  for (let id = 1; id < objects.length; id++) {
-    offsets[id] = out.length;
-    out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
-  }
-  const xref = out.length;
-  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-  for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Uint8Array.from(out, (c) => c.charCodeAt(0));
 }
 
 describe('openPdf: pages that draw too much', () => {

@@ -30,6 +30,11 @@ export function buildPdf(pages: readonly PdfPageSpec[]): Uint8Array {
   }
   objects[2] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
 
+  return pdfFromObjects(objects);
+}
+
+/** A PDF of the given objects (numbered from 1; the catalog first), with its cross-reference table. */
+export function pdfFromObjects(objects: readonly string[]): Uint8Array {
   let out = '%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n';
   const offsets: number[] = [];
   for (let id = 1; id < objects.length; id++) {
