@@ -44,8 +44,6 @@ const COUNTS = { xmlBytes: 150, mxlBytes: 100, tree: 120 };
  * whole song, and the rest of a song adds nothing new.
  */
 const SEED_MEASURES = 6;
-/** A read (plus checks and writing) slower than this counts as a hang. */
-const SLOW_MS = 2000;
 const CODES = new Set(['INVALID_MUSICXML', 'CORRUPTED_FILE', 'FILE_TOO_LARGE']);
 
 /** The ten smallest of a spread-out sample of songs. */
@@ -323,7 +321,7 @@ function invariantViolation(score: Score): string | undefined {
 
 /** Reads one mutant; returns a description of what went wrong, or undefined. */
 function check(input: Uint8Array | string): string | undefined {
-  const started = performance.now();
+  // A hang shows as the test's own timeout; a shared machine's clock is not asserted on.
   let problem: string | undefined;
   try {
     const score = readMusicXml(input);
@@ -340,8 +338,6 @@ function check(input: Uint8Array | string): string | undefined {
     else if (!CODES.has(err.code)) problem = `OmrError with code ${err.code}: ${err.message}`;
     else if (!err.message.trim()) problem = `OmrError ${err.code} without a message`;
   }
-  const ms = performance.now() - started;
-  if (!problem && ms > SLOW_MS) problem = `took ${Math.round(ms)} ms`;
   return problem;
 }
 

@@ -41,8 +41,8 @@ const runs = (n: number) => ({ seed: SEED, numRuns: Math.round(n * SCALE) });
 
 /** The codes a damaged input may fail with. */
 const CODES = new Set(['CORRUPTED_FILE', 'FILE_TOO_LARGE', 'UNSUPPORTED_FILE_TYPE', 'ENCRYPTED_PDF', 'OMR_MIME_REQUIRED']);
-/** A decode slower than this counts as a hang. Limits keep images small enough that real decodes stay far below. */
-const SLOW_MS = 5000;
+/** A decode that has not settled after this long is a hang (a guard, not a speed check: the clock is not asserted on). */
+const HANG_MS = 30_000;
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/input/${name}`, import.meta.url)));
 
@@ -66,22 +66,19 @@ function fixPngCrcs(png: Uint8Array): Uint8Array {
 
 // ---------------------------------------------------------------- checks
 
-/** Runs a decode and checks that it returned a well-formed raster or threw an input error, quickly. */
+/** Runs a decode and checks that it returned a well-formed raster or threw an input error. */
 function checkSync(decode: () => Raster): void {
-  const started = performance.now();
   try {
     assertRaster(decode());
   } catch (err) {
     if (!(err instanceof OmrError) || !CODES.has(err.code)) throw err;
   }
-  expect(performance.now() - started).toBeLessThan(SLOW_MS);
 }
 
 async function checkAsync(decode: () => Promise<unknown>): Promise<void> {
-  const started = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hang = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no result after ${2 * SLOW_MS} ms`)), 2 * SLOW_MS);
+    timer = setTimeout(() => reject(new Error(`no result after ${HANG_MS} ms`)), HANG_MS);
   });
   try {
     await Promise.race([decode(), hang]);
@@ -90,7 +87,6 @@ async function checkAsync(decode: () => Promise<unknown>): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-  expect(performance.now() - started).toBeLessThan(SLOW_MS);
 }
 
 // ---------------------------------------------------------------- seeds

