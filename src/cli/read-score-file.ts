@@ -9,6 +9,7 @@ import { detectFileType, extensionsOf, type FileType } from '../input/file-type.
 import { fileLabel } from '../input/input-error.js';
 import { readMei } from '../import/mei/read-mei.js';
 import { readMidi } from '../import/midi/read-midi.js';
+import { isMidiFile } from '../import/midi/smf-scan.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
 import type { Score } from '../score/model.js';
 
@@ -32,7 +33,7 @@ export const RECOGNIZE_INPUTS = `PDF, PNG, JPEG, HEIC, WebP and TIFF (${dotted(e
  * for a broken one.
  */
 export function readScoreFile(filename: string, data: Uint8Array): Score {
-  if (startsWithAscii(data, 'MThd')) return readMidi(data);
+  if (isMidiFile(data)) return readMidi(data);
   if (isMei(data)) return readMei(data);
   let type: FileType;
   try {
@@ -53,10 +54,6 @@ export function readScoreFile(filename: string, data: Uint8Array): Score {
     'UNSUPPORTED_FILE_TYPE',
     `${fileLabel(filename)} is a page (${type.toUpperCase()}), not a score. convert reads ${CONVERT_INPUTS}; recognise pages with \`scoresight recognize\`.`,
   );
-}
-
-function startsWithAscii(data: Uint8Array, text: string): boolean {
-  return data.length >= text.length && [...text].every((c, i) => data[i] === c.charCodeAt(0));
 }
 
 /** An XML document whose root is `<mei>` (the detector knows MEI only to refuse it). */

@@ -32,6 +32,7 @@ import { ScoreLibrary } from './library.js';
 import { LOCALES, LOCALES_DETAILS, isLanguageTag } from './locales.js';
 import type { FileMeta, JobRecord, ResultRecord } from './records.js';
 import type { RecognitionPool } from '../workers/pool.js';
+import { isMidiFile } from '../import/midi/smf-scan.js';
 import type {
   AddFileResult,
   Capabilities,
@@ -546,7 +547,7 @@ class LocalEngine implements ScoreSightClient {
     this.assertOpen();
     const filename = body?.filename ?? '';
     const data = await fileBytes(body?.data, filename || 'data');
-    const type = isMidi(data) ? 'midi' : detectFileType({ filename, data });
+    const type = isMidiFile(data) ? 'midi' : detectFileType({ filename, data });
     if (type === 'musicxml' || type === 'mxl') {
       const score = readMusicXml(type === 'mxl' ? extractMxlScore(data) : data);
       if (body.title !== undefined) score.credits.title = body.title;
@@ -904,11 +905,6 @@ function pageProgress(key: JobProgress['key'], page: number, total: number, with
 
 function pagesOf(files: readonly { pages: number }[]): number {
   return files.reduce((n, f) => n + f.pages, 0);
-}
-
-/** A Standard MIDI File starts with its header chunk. */
-function isMidi(data: Uint8Array): boolean {
-  return data.length >= 4 && data[0] === 0x4d && data[1] === 0x54 && data[2] === 0x68 && data[3] === 0x64;
 }
 
 function fileKey(jobId: string, index: number): string {

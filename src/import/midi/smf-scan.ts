@@ -14,6 +14,11 @@
 import { OmrError } from '../../errors.js';
 import { MAX_MIDI_NOTES, MAX_MIDI_TRACKS, MAX_PAIRING_WORK, MAX_TEXT_BYTES, MAX_TRACK_NOTES } from './limits.js';
 
+/** Whether bytes start as a Standard MIDI File does, with its header chunk (`MThd`). */
+export function isMidiFile(data: Uint8Array): boolean {
+  return data.length >= 4 && data[0] === 0x4d && data[1] === 0x54 && data[2] === 0x68 && data[3] === 0x64;
+}
+
 export interface SmfSummary {
   format: number;
   /**
