@@ -2,7 +2,7 @@
  * The `scoresight` command line for Node scripts.
  *
  *   scoresight recognize <page.pdf|.png|.jpg|…>... [--out <dir>] [--formats musicxml,mxl,midi,thumbnail.png] [--locale <bcp47>]
- *                        [--pages 1,3-5] [--no-text] [--json] [--quiet]
+ *                        [--pages 1,3-5] [--no-text] [--json] [--quiet] [--debug <dir>]
  *   scoresight convert <score.musicxml|.mxl|.mid|.mei> --out <dir> [--formats musicxml,mxl,midi]
  *   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>] [--public-url <url>]
  *
@@ -47,6 +47,7 @@ const USAGE = `scoresight ${LIBRARY_VERSION}
 Usage:
   scoresight recognize <file>... [--out <dir>] [--formats musicxml,mxl,midi,thumbnail.png]
                        [--locale <bcp47>] [--pages 1,3-5] [--no-text] [--json] [--quiet]
+                       [--debug <dir>]
       Recognises the given files as the pages of one score, every page of a
       PDF, TIFF or HEIC file. It reads
 ${wrap(`${RECOGNIZE_INPUTS}.`, '        ')}
@@ -64,6 +65,10 @@ ${wrap(`${RECOGNIZE_INPUTS}.`, '        ')}
                    low-confidence measures, output paths ({"ok": false,
                    "error": {...}} on failure).
         --quiet    print nothing but errors.
+        --debug    also write, per page, a picture of each recognition stage
+                   with a JSON summary beside it: <dir>/page-<n>/1-staves.png
+                   … 6-notes.png (staves, class map, symbols, measures,
+                   voices, final notes), to see why a measure went wrong.
       Progress goes to stderr: a bar on a terminal, a line per page elsewhere.
   scoresight convert <score> --out <dir> [--formats musicxml,mxl,midi]
       Reads a score and writes it in the given formats as <dir>/<name>.<ext>
@@ -136,6 +141,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
         'no-text': { type: 'boolean' },
         json: { type: 'boolean' },
         quiet: { type: 'boolean', short: 'q' },
+        debug: { type: 'string' },
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         tokens: { type: 'string' },
@@ -203,11 +209,12 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
         readText: !values['no-text'],
         json: values.json === true,
         quiet: values.quiet === true,
+        ...(values.debug !== undefined ? { debugDir: values.debug } : {}),
       },
       { stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true },
     );
   }
-  const recognizeOnly = (['pages', 'no-text', 'json', 'quiet'] as const).filter((option) => values[option] !== undefined);
+  const recognizeOnly = (['pages', 'no-text', 'json', 'quiet', 'debug'] as const).filter((option) => values[option] !== undefined);
   if (recognizeOnly.length) {
     io.stderr(`--${recognizeOnly[0]} is an option of recognize, not of ${command}.\n\n${USAGE}`);
     return 2;

@@ -10,6 +10,9 @@ import type { Raster } from '../image/raster.js';
 import { countPages, type InputFile } from '../input/decode-pages.js';
 import { pageWarnings, type PageReport } from '../recognize/page-report.js';
 import { RECOGNITION_MODEL_VERSION, recognizeScore } from '../recognize/recognize-score.js';
+import type { PageStages } from '../recognize/recognize-page.js';
+import { pageViews, scoreViews } from '../recognize/stage-views.js';
+import { encodePng } from '../image/png-encode.js';
 import type { Score } from '../score/model.js';
 import { checkPagesExist } from './page-list.js';
 import { createProgress, type PageTiming } from './progress.js';
@@ -35,6 +38,8 @@ export interface RecognizeCommand {
   readText: boolean;
   json: boolean;
   quiet: boolean;
+  /** Folder for pictures of each page's recognition stages (stage-views.ts); undefined: none. */
+  debugDir?: string;
 }
 
 export interface RecognizeIO {
@@ -94,7 +99,9 @@ export async function runRecognize(command: RecognizeCommand, io: RecognizeIO): 
     const tracker = progress;
     let firstPage: Raster | undefined;
     const reports: PageReport[] = [];
+    const stages: PageStages[] = [];
     const score = await recognizeScore(files, {
+      ...(command.debugDir !== undefined ? { onStages: (page: PageStages) => stages.push(page) } : {}),
       onPage: (report) => reports.push(report),
       ...(command.locale ? { locales: [command.locale] } : {}),
       ...(command.pages ? { pages: command.pages.map((p) => p - 1) } : {}),
@@ -117,12 +124,34 @@ export async function runRecognize(command: RecognizeCommand, io: RecognizeIO): 
       summary.outputs.push({ format: format.name, path });
       if (chatty) io.stdout(`wrote ${path}\n`);
     }
+    if (command.debugDir !== undefined) {
+      const written = await writeStageViews(command.debugDir, stages, score);
+      summary.outputs.push({ format: 'debug', path: command.debugDir });
+      if (chatty) io.stdout(`wrote ${written} stage pictures to ${command.debugDir}\n`);
+    }
     if (command.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
     return 0;
   } catch (err) {
     progress?.finish();
     return fail(OmrError.from(err), command, io);
   }
+}
+
+/** Each page's stage pictures and summaries as <dir>/page-<n>/<k>-<stage>.png and .json; returns how many pictures. */
+async function writeStageViews(dir: string, stages: readonly PageStages[], score: Score): Promise<number> {
+  let written = 0;
+  for (const page of stages) {
+    const folder = join(dir, `page-${page.page + 1}`);
+    await mkdir(folder, { recursive: true });
+    const views = [...pageViews(page), ...scoreViews(page, score)];
+    for (const [k, view] of views.entries()) {
+      const name = `${k + 1}-${view.stage}`;
+      await writeFile(join(folder, `${name}.png`), encodePng(view.image));
+      await writeFile(join(folder, `${name}.json`), `${JSON.stringify(view.summary, null, 2)}\n`);
+      written++;
+    }
+  }
+  return written;
 }
 
 function fail(error: OmrError, command: RecognizeCommand, io: RecognizeIO): number {

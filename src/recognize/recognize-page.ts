@@ -3,8 +3,13 @@
  * segmentation → symbols → systems read (measures, signatures, strokes).
  * The result joins the other pages' in build-score.
  */
+import type { GrayImage } from '../image/gray.js';
 import type { Raster } from '../image/raster.js';
-import { CANONICAL_STAFF_SPACE } from '../preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, type PageTransform } from '../preparation/prepare-page.js';
+import type { Staff } from '../staves/detect-staves.js';
+import type { StaffSystem } from '../staves/systems.js';
+import type { PageSymbols } from '../symbols/read-symbols.js';
+import type { ClassMap } from '../symbols/segment.js';
 import { uprightPage, type PageTurn } from '../staves/upright.js';
 import { OmrError } from '../errors.js';
 import { groupSystems } from '../staves/systems.js';
@@ -26,6 +31,23 @@ export interface PageTextSink {
   pending?: Promise<void>;
 }
 
+/**
+ * What each stage of one page produced, handed to a viewer (stage-views.ts, `recognize --debug`) as
+ * the page finishes. The prepared page's pixels are the coordinates of everything in it.
+ */
+export interface PageStages {
+  page: number;
+  turned: PageTurn;
+  /** The prepared page: flattened, straightened, at the canonical staff space. */
+  gray: GrayImage;
+  transform: PageTransform;
+  staves: readonly Staff[];
+  systems: readonly StaffSystem[];
+  map: ClassMap;
+  symbols: PageSymbols;
+  readings: readonly SystemReading[];
+}
+
 /** One page read: its systems, and how far it was turned to stand upright. */
 export interface PageReading {
   systems: SystemReading[];
@@ -33,7 +55,13 @@ export interface PageReading {
   turned: PageTurn;
 }
 
-export async function recognizePage(raster: Raster, page: number, onStage?: (stage: PageStage) => void, text?: PageTextSink): Promise<PageReading> {
+export async function recognizePage(
+  raster: Raster,
+  page: number,
+  onStage?: (stage: PageStage) => void,
+  text?: PageTextSink,
+  inspect?: (stages: PageStages) => void,
+): Promise<PageReading> {
   // Each stage ends with a turn of the event loop, so other threads' messages (the OCR worker's) get through.
   const finished = (stage: PageStage) => {
     onStage?.(stage);
@@ -66,5 +94,6 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   const image = { gray: prepared.gray, ink: prepared.ink, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
   const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);
   await finished('assembled');
+  inspect?.({ page, turned, gray: prepared.gray, transform: prepared.transform, staves, systems, map, symbols, readings });
   return { systems: readings, turned };
 }

@@ -15,7 +15,7 @@ import type { SystemReading } from '../assembly/read-page.js';
 import type { Raster } from '../image/raster.js';
 import { decodePages, type InputFile } from '../input/decode-pages.js';
 import type { Score } from '../score/model.js';
-import { recognizePage, type PageStage, type PageTextSink } from './recognize-page.js';
+import { recognizePage, type PageStage, type PageStages, type PageTextSink } from './recognize-page.js';
 import { applyText } from '../text/apply-text.js';
 import { openOcr } from '../text/ocr.js';
 import type { PageText } from '../text/page-text.js';
@@ -64,6 +64,8 @@ export interface RecognizeOptions {
    * not even decoded. Page numbers in progress and evidence stay those of the whole document.
    */
   pages?: readonly number[];
+  /** Receives what each stage of a page produced, as the page is read (for pictures of the stages: stage-views.ts). */
+  onStages?: (stages: PageStages) => void;
 }
 
 export async function recognizeScore(files: readonly InputFile[], options: RecognizeOptions = {}): Promise<Score> {
@@ -79,7 +81,7 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
       first = false;
       await options.beforePage?.(page);
       try {
-        const { systems, turned } = await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text);
+        const { systems, turned } = await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text, options.onStages);
         readings.push(...systems);
         options.onPage?.({ page, turned, confidence: readingConfidence(systems) });
       } catch (err) {
