@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OmrError } from '../src/errors.js';
 import { decodePng } from '../src/input/png.js';
-import { CANONICAL_STAFF_SPACE, preparePage, toPreparedPoint } from '../src/preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, preparePage } from '../src/preparation/prepare-page.js';
+import { toPreparedPoint } from '../src/reading/page-transform.js';
 import { detectStaves, staffLineY, type Staff } from '../src/staves/detect-staves.js';
 import type { TrainingLabels } from '../training/data/generate-training.js';
 

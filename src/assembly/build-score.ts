@@ -15,7 +15,7 @@ import { beamValues } from './beams.js';
 import { diatonicAt } from './clef-pitch.js';
 import { staffLineY } from '../staves/detect-staves.js';
 import { notatedDuration, timeSignatureLength } from '../score/timeline.js';
-import { toSourcePoint, type PageTransform } from '../preparation/prepare-page.js';
+import { toSourcePoint, type PageTransform } from '../reading/page-transform.js';
 import type { AccidentalKind } from '../symbols/read-symbols.js';
 import { repairVoice, voiceDuration, type TimedItem } from './measure-repair.js';
 import type { StaffReading, SystemReading } from './read-page.js';

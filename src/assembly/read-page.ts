@@ -13,7 +13,7 @@ import type { StaffSystem } from '../staves/systems.js';
 import type { AccidentalKind, AccidentalSymbol, Head, Mark, PageSymbols, RestSymbol } from '../symbols/read-symbols.js';
 import { staffLineY } from '../staves/detect-staves.js';
 import { digitCells, readNumbers } from '../symbols/digits.js';
-import type { PageTransform } from '../preparation/prepare-page.js';
+import type { PageTransform } from '../reading/page-transform.js';
 import { systemMeasures, type SystemMeasures } from './measures.js';
 import { keysFromKeyArea } from './key-area.js';
 import { staffSignatures, type Placed, type StaffSignatures } from './signatures.js';

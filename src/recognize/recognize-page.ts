@@ -5,7 +5,8 @@
  */
 import type { GrayImage } from '../image/gray.js';
 import type { Raster } from '../image/raster.js';
-import { CANONICAL_STAFF_SPACE, type PageTransform } from '../preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE } from '../preparation/prepare-page.js';
+import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
 import type { PageSymbols } from '../symbols/read-symbols.js';

@@ -12,7 +12,7 @@
 import { Drawing, paletteColour, textWidth, type Rgb } from '../image/draw.js';
 import type { Raster } from '../image/raster.js';
 import type { PageStages } from './recognize-page.js';
-import { toPreparedPoint } from '../preparation/prepare-page.js';
+import { toPreparedPoint } from '../reading/page-transform.js';
 import { MAP_SCALE } from '../symbols/components.js';
 import { CLASS_INDEX, SYMBOL_CLASSES } from '../symbols/symbol-classes.js';
 import { toString as fractionText } from '../score/fraction.js';

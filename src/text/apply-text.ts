@@ -17,7 +17,7 @@
 import { matchInstrumentName } from '../score/instruments.js';
 import { add, ZERO, type Fraction } from '../score/fraction.js';
 import type { Box, Credits, Measure, NoteEvent, Part, Score, VoiceEvent } from '../score/model.js';
-import { toPreparedPoint, toSourcePoint, type PageTransform } from '../preparation/prepare-page.js';
+import { toPreparedPoint, toSourcePoint, type PageTransform } from '../reading/page-transform.js';
 import { staffLineY } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { assignSyllables, splitSyllables, syllableCuts, type NoteSlot } from './lyrics.js';

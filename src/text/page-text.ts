@@ -16,7 +16,7 @@
  * crop, so the same words).
  */
 import type { GrayImage } from '../image/gray.js';
-import type { PageTransform } from '../preparation/prepare-page.js';
+import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { OcrReader, OcrWord } from './ocr.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';

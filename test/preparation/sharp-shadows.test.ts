@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { binarize, inkThreshold } from '../../src/preparation/binarize.js';
 import { flattenBackground, paperMap } from '../../src/preparation/normalize.js';
-import { preparePage, toSourcePoint } from '../../src/preparation/prepare-page.js';
+import { preparePage } from '../../src/preparation/prepare-page.js';
+import { toSourcePoint } from '../../src/reading/page-transform.js';
 import { shadowedPaper, unevenPaper } from '../../src/preparation/sharp-shadows.js';
 import { detectStaves, staffLineY } from '../../src/staves/detect-staves.js';
 import { blankPage, drawLines, fillRect } from '../support/draw.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../src/errors.js';
-import { CANONICAL_STAFF_SPACE, preparePage, toPreparedPoint, toSourcePoint } from '../../src/preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
+import { toPreparedPoint, toSourcePoint } from '../../src/reading/page-transform.js';
 import { detectStaves, staffLineY, withoutRetraced, type Staff } from '../../src/staves/detect-staves.js';
 import { groupSystems } from '../../src/staves/systems.js';
 import { degradePhoto, degradeScan } from '../../training/data/degrade.js';

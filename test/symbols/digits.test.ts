@@ -3,7 +3,8 @@
  * numerators 1–99 over 1–64, cut and read by the engine's own code.
  */
 import { describe, expect, it } from 'vitest';
-import { CANONICAL_STAFF_SPACE, preparePage, toPreparedPoint } from '../../src/preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
+import { toPreparedPoint } from '../../src/reading/page-transform.js';
 import { frac } from '../../src/score/fraction.js';
 import type { Measure, Score } from '../../src/score/model.js';
 import { detectStaves, staffLineY } from '../../src/staves/detect-staves.js';

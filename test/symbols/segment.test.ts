@@ -3,7 +3,8 @@
  * staff lines come out where the engraver put them.
  */
 import { describe, expect, it } from 'vitest';
-import { CANONICAL_STAFF_SPACE, preparePage, toPreparedPoint } from '../../src/preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
+import { toPreparedPoint } from '../../src/reading/page-transform.js';
 import { detectStaves, staffLineY } from '../../src/staves/detect-staves.js';
 import { segmentSymbols } from '../../src/symbols/segment.js';
 import { degradeScan } from '../../training/data/degrade.js';

@@ -16,7 +16,8 @@ import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSyn
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodePng } from '../../src/input/png.js';
-import { preparePage, toPreparedPoint, transformLabels } from '../../src/preparation/prepare-page.js';
+import { preparePage, transformLabels } from '../../src/preparation/prepare-page.js';
+import { toPreparedPoint } from '../../src/reading/page-transform.js';
 import type { TrainingLabels } from '../data/generate-training.js';
 import { createRng } from '../data/prng.js';
 import { SYMBOL_CLASSES } from '../data/symbol-classes.js';
