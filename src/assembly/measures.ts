@@ -6,8 +6,7 @@
  * one double or repeat barline; dots beside it make it a repeat.
  */
 import type { Barline, BarStyle } from '../score/model.js';
-import type { BinaryImage } from '../preparation/binarize.js';
-import { barlinesInPixels, lineAcross } from './barline-pixels.js';
+import type { PageSight } from '../reading/page-reading.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { BarlineSymbol, Mark } from '../symbols/read-symbols.js';
 
@@ -26,7 +25,7 @@ export function systemMeasures(
   barlines: readonly BarlineSymbol[],
   repeatDots: readonly Mark[],
   space: number,
-  ink?: BinaryImage,
+  sight?: PageSight,
 ): SystemMeasures {
   const start = Math.min(...staffIndices.map((i) => staves[i]!.x0));
   const end = Math.max(...staffIndices.map((i) => staves[i]!.x1));
@@ -34,11 +33,11 @@ export function systemMeasures(
   const candidates = barlines.filter((b) => b.staves.some((s) => members.has(s)));
   // Barlines the model missed on a staff show in its pixels; pooled below like the model's own.
   const fromPixels = new Set<BarlineSymbol>();
-  if (ink) {
+  if (sight) {
     staffIndices.forEach((s, k) => {
       const seen = candidates.filter((b) => b.staves.includes(s)).map((b) => b.x);
       const edges = { top: k === 0, bottom: k === staffIndices.length - 1 };
-      for (const line of barlinesInPixels(ink, staves[s]!, s, space, edges)) {
+      for (const line of sight.barlinesInInk(s, edges)) {
         if (seen.some((x) => Math.abs(x - line.x) <= space)) continue;
         candidates.push(line);
         fromPixels.add(line);
@@ -80,9 +79,9 @@ export function systemMeasures(
   // The model misses a barline on some staves of a degraded page; where it saw one on several, the
   // page's pixels show whether a line crosses the others too.
   const crossed = (c: (typeof clusters)[number]) => {
-    if (!ink || c.staves.size < 2 || c.staves.size >= needed) return c.staves.size;
+    if (!sight || c.staves.size < 2 || c.staves.size >= needed) return c.staves.size;
     const lineX = (s: number) => c.x + slope * (staffLineY(staves[s]!, 2, c.x) - c.y);
-    return c.staves.size + staffIndices.filter((s) => !c.staves.has(s) && lineAcross(ink, staves[s]!, lineX(s), slope, space)).length;
+    return c.staves.size + staffIndices.filter((s) => !c.staves.has(s) && sight.lineAcross(s, lineX(s), slope)).length;
   };
   // A line only the pixels show, on one staff of several, is more likely a chord's stem spanning that
   // staff than a barline the model missed: it must cross two staves.

@@ -5,14 +5,11 @@
  * their heads. Pitches and durations are settled later (build-score.ts),
  * when the clef, key and time in force from earlier pages are known.
  */
-import type { GrayImage } from '../image/gray.js';
-import type { BinaryImage } from '../preparation/binarize.js';
 import type { TimeSignature } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
-import type { AccidentalKind, AccidentalSymbol, Head, Mark, PageSymbols, RestSymbol } from '../symbols/read-symbols.js';
-import { staffLineY } from '../staves/detect-staves.js';
-import { digitCells, readNumbers } from '../symbols/digits.js';
+import type { AccidentalKind, AccidentalSymbol, Head, Mark, RestSymbol } from '../symbols/read-symbols.js';
+import type { PageReading, PageSight, SymbolsSeen } from '../reading/page-reading.js';
 import type { PageTransform } from '../reading/page-transform.js';
 import { systemMeasures, type SystemMeasures } from './measures.js';
 import { keysFromKeyArea } from './key-area.js';
@@ -21,7 +18,7 @@ import { buildStrokes, type StaffItem, type Stroke } from './strokes.js';
 import { linkCurves, type CurveLink } from './curves.js';
 import { attachArticulations } from './marks.js';
 import type { Hairpin } from '../symbols/marks.js';
-import { readTimeSignature } from './time-signature.js';
+import { timeSignatureFrom } from './time-signature.js';
 
 export interface StaffReading {
   staff: Staff;
@@ -54,44 +51,34 @@ export interface SystemReading {
   space: number;
 }
 
-export interface PageImage {
-  /** The prepared page (digits are read from its pixels). */
-  gray: GrayImage;
-  /** Its ink (1) and paper (0), at the page's own threshold: strokes are checked on it. */
-  ink: BinaryImage;
-  /** Staff-line thickness on the prepared page. */
-  lineThickness: number;
-  transform: PageTransform;
-}
-
-export async function readPage(page: number, image: PageImage, staves: readonly Staff[], systems: readonly StaffSystem[], symbols: PageSymbols, space: number): Promise<SystemReading[]> {
-  const items = buildStrokes(symbols, space);
+export async function readPage({ page, transform, space, staves, systems, symbols, sight }: PageReading): Promise<SystemReading[]> {
+  const items = buildStrokes(symbols, sight, space);
   return Promise.all(systems.map(async (system) => {
-    const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space, image.ink);
+    const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space, sight);
     const inner = measures.bounds.slice(1, -1);
     const readings = await Promise.all(system.staves.map(async (index): Promise<StaffReading> => {
       const staff = staves[index]!;
-      const signatures = staffSignatures(index, staff, symbols, inner, space, image.ink);
+      const signatures = staffSignatures(index, staff, symbols, inner, space, sight);
       const mine = items.filter((item) => item.staff === index && item.x > staff.x0 - space).sort((a, b) => a.x - b.x);
       return {
         staff,
         signatures,
-        times: await Promise.all(signatures.times.map(async (t) => ({ x: t.x, value: await readTimeSignature(t.value, staff, image.gray, image.lineThickness) }))),
+        times: await Promise.all(signatures.times.map(async (t) => ({ x: t.x, value: timeSignatureFrom(await sight.printedTime(t.value, index)) }))),
         items: mine,
-        multiRests: await multiRestCounts(symbols.rests.filter((r) => r.staff === index && (r.kind === 'multi' || r.kind === 'whole')), staff, image),
+        multiRests: await multiRestCounts(symbols.rests.filter((r) => r.staff === index && (r.kind === 'multi' || r.kind === 'whole')), staff, index, sight),
         tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index && plausibleTuplet(t, space)).map((t) => t.x), space),
         articulations: attachArticulations(symbols.articulations.filter((a) => a.staff === index), mine.filter((i): i is Stroke => i.kind === 'chord'), space),
         hairpins: symbols.hairpins.filter((h) => h.staff === index),
         accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), inner, space),
       };
     }));
-    keysFromKeyArea(readings.map((r) => r.signatures), readings.map((r) => r.staff), image.ink, space);
+    keysFromKeyArea(readings.map((r) => r.signatures), system.staves, sight, space);
     dropTimeGlyphHeads(readings, space);
     splitAtTimeSignatures(measures, readings, space);
     dropEmptyOpening(measures, readings);
     const strokes = readings.flatMap((r) => r.items.filter((i): i is Stroke => i.kind === 'chord'));
     const curves = linkCurves(symbols.curves.filter((c) => system.staves.includes(c.staff)), strokes, space);
-    return { page, transform: image.transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, curves, space };
+    return { page, transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, curves, space };
   }));
 }
 
@@ -130,7 +117,7 @@ export function noteAccidentals(heads: readonly Head[], accidentals: readonly Ac
 }
 
 /** Staves of a system a brace joins, as index ranges within the system. */
-function braceRanges(system: readonly number[], staves: readonly Staff[], symbols: PageSymbols, space: number): [number, number][] {
+function braceRanges(system: readonly number[], staves: readonly Staff[], symbols: SymbolsSeen, space: number): [number, number][] {
   const ranges: [number, number][] = [];
   for (const brace of symbols.braces) {
     const covered = system.flatMap((index, k) => {
@@ -177,7 +164,7 @@ function mergeMarks(xs: readonly number[], space: number): number[] {
  * narrow block filling one space is a breve rest (two measures), two spaces a longa
  * (four). A plain whole rest is half a space tall and not counted.
  */
-async function multiRestCounts(rests: readonly RestSymbol[], staff: Staff, image: PageImage): Promise<Map<RestSymbol, number>> {
+async function multiRestCounts(rests: readonly RestSymbol[], staff: Staff, staffIndex: number, sight: PageSight): Promise<Map<RestSymbol, number>> {
   const counts = new Map<RestSymbol, number>();
   for (const rest of rests) {
     if (rest.kind === 'whole') {
@@ -188,12 +175,7 @@ async function multiRestCounts(rests: readonly RestSymbol[], staff: Staff, image
       else if (tall >= 0.85 && tall < 1.6) counts.set(rest, 2);
       continue;
     }
-    const x = (rest.x0 + rest.x1) / 2;
-    const top = staffLineY(staff, 0, x);
-    const space = staff.space;
-    const cells = digitCells(image.gray, { x0: x - space * 3, x1: x + space * 3, y0: top - space * 3.6, y1: top - space * 0.4 }, [], image.lineThickness);
-    if (!cells.length || cells.length > 3) continue;
-    const [n] = (await readNumbers([cells])) ?? [];
+    const n = await sight.numberOver(rest, staffIndex);
     if (n !== undefined && n >= 2 && n <= 999) counts.set(rest, n);
   }
   return counts;

@@ -6,12 +6,12 @@
  * barline) without a notehead to belong to; the accidentals it takes are
  * reported so that they are not read again as the accidentals of notes.
  */
-import type { BinaryImage } from '../preparation/binarize.js';
+import type { PageSight, SymbolsSeen } from '../reading/page-reading.js';
 import type { Clef } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
-import { staffPosition } from '../staves/staff-geometry.js';
+import { accidentalPosition, staffPosition } from '../staves/staff-geometry.js';
 import { diatonicAt } from './clef-pitch.js';
-import { accidentalPosition, type AccidentalSymbol, type ClefSymbol, type Head, type PageSymbols, type TimeGlyph } from '../symbols/read-symbols.js';
+import type { AccidentalSymbol, ClefSymbol, Head, TimeGlyph } from '../symbols/read-symbols.js';
 
 export interface Placed<T> {
   x: number;
@@ -29,8 +29,8 @@ export interface StaffSignatures {
   keyArea?: { x0: number; x1: number };
 }
 
-/** `ink`, the page's, lets a clef change the model labelled only in part be measured whole. */
-export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageSymbols, barlineXs: readonly number[], space: number, ink?: BinaryImage): StaffSignatures {
+/** `sight`, the page's, lets a clef change the model labelled only in part be measured whole. */
+export function staffSignatures(staffIndex: number, staff: Staff, symbols: SymbolsSeen, barlineXs: readonly number[], space: number, sight?: PageSight): StaffSignatures {
   const mine = <T extends { staff: number; x0: number }>(list: readonly T[]) => list.filter((s) => s.staff === staffIndex).sort((a, b) => a.x0 - b.x0);
   // The model sometimes calls a stretch of a brace, or a bracket's hook, a C clef: one left of where the
   // staff begins, within a brace, is that; so is one within a space of the start with the staff's own
@@ -44,7 +44,7 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: PageS
   };
   const clefSymbols = mine(symbols.clefs)
     .filter((c, i, all) => !misread(c, i, all))
-    .map((c, i) => (i === 0 ? c : asClefChange(ink ? wholeClef(c, ink, space) : c, staff, space)))
+    .map((c, i) => (i === 0 ? c : asClefChange(sight ? wholeClef(c, sight, space) : c, staff, space)))
     .filter((c, i) => i === 0 || plausibleClef(c, staff, space));
   const clefs = clefSymbols.map((c) => ({ x: (c.x0 + c.x1) / 2, value: readClef(c, staff) }));
   const heads = mine(symbols.heads);
@@ -113,32 +113,13 @@ function asClefChange(c: ClefSymbol, staff: Staff, space: number): ClefSymbol {
 
 /**
  * The model often labels only the middle of a small G clef (a change to
- * treble in a piano's left hand) as one: the clef's own ink, the column of
- * rows inked within its width (staff lines bridge, empty spaces end it),
- * gives its real height.
+ * treble in a piano's left hand) as one: the clef's own ink gives its real
+ * height.
  */
-function wholeClef(c: ClefSymbol, ink: BinaryImage, space: number): ClefSymbol {
+function wholeClef(c: ClefSymbol, sight: PageSight, space: number): ClefSymbol {
   if (c.kind !== 'G' || c.y1 - c.y0 >= CLEF_MIN_HEIGHT.G * space) return c;
-  const x0 = Math.max(0, Math.round(c.x0));
-  const x1 = Math.min(ink.width - 1, Math.round(c.x1));
-  const inked = (y: number) => {
-    if (y < 0 || y >= ink.height) return false;
-    for (let x = x0; x <= x1; x++) if (ink.data[y * ink.width + x]) return true;
-    return false;
-  };
-  const reach = (from: number, step: 1 | -1) => {
-    let y = from;
-    let last = from;
-    // Small gaps (a thin stroke lost to binarisation) are crossed; a space without ink is not.
-    while (Math.abs(y - from) < space * 6 && (inked(y) || inked(y + step) || inked(y + 2 * step))) {
-      if (inked(y)) last = y;
-      y += step;
-    }
-    return last;
-  };
-  const middle = Math.round((c.y0 + c.y1) / 2);
-  if (!inked(middle)) return c;
-  return { ...c, y0: Math.min(c.y0, reach(middle, -1)), y1: Math.max(c.y1, reach(middle, 1) + 1) };
+  const ink = sight.clefInk(c);
+  return ink ? { ...c, y0: Math.min(c.y0, ink.y0), y1: Math.max(c.y1, ink.y1) } : c;
 }
 
 /**

@@ -8,9 +8,8 @@
  * free end, which is the one place every beam of that stem passes through.
  */
 import type { DurationType } from '../score/model.js';
-import { MAP_SCALE } from '../symbols/components.js';
-import type { Box, Head, PageSymbols, RestKind, RestSymbol, Stem } from '../symbols/read-symbols.js';
-import { CLASS_INDEX } from '../symbols/symbol-classes.js';
+import type { PageSight, SymbolsSeen } from '../reading/page-reading.js';
+import type { Box, Head, RestKind, RestSymbol, Stem } from '../symbols/read-symbols.js';
 
 export interface Stroke extends Box {
   kind: 'chord';
@@ -72,7 +71,7 @@ export function restType(rest: RestStroke): DurationType {
   return rest.rest.kind === 'multi' ? 'whole' : REST_TYPES[rest.rest.kind];
 }
 
-export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
+export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: number): StaffItem[] {
   const { heads, stems } = symbols;
   const stemOf = heads.map((head) => attachedStem(head, stems, space));
   const byStem = new Map<Stem, Head[]>();
@@ -120,32 +119,32 @@ export function buildStrokes(symbols: PageSymbols, space: number): StaffItem[] {
   for (const [stem, group] of byStem) {
     const unison = halvesInUnison(group);
     if (!unison.length) {
-      const stroke = strokeFromStem(stem, group, symbols, space);
+      const stroke = strokeFromStem(stem, group, symbols, sight, space);
       // A piece of stem that stays among its heads says nothing of the stroke's value; a beam may.
       // Its side still tells which way the stem goes: down from the heads' left edge, up from their right.
-      const beamed = !stroke.hooks && stemReach(stroke) < space * 0.5 ? stemUnderBeam(group, symbols, space, stem.x < stroke.x ? 'down' : 'up') : undefined;
-      strokes.push(beamed ? strokeFromStem(beamed, group, symbols, space) : stroke);
+      const beamed = !stroke.hooks && stemReach(stroke) < space * 0.5 ? stemUnderBeam(group, sight, space, stem.x < stroke.x ? 'down' : 'up') : undefined;
+      strokes.push(beamed ? strokeFromStem(beamed, group, symbols, sight, space) : stroke);
       continue;
     }
     // A quarter and a half in unison, side by side with their stems all but touching between them,
     // read as one stem: two voices' notes, not one chord (a chord's heads share one value). The head
     // left of the stem is the up-stem voice's, the one right of it the down-stem voice's; any beam
     // or flag is the black head's.
-    const black = strokeFromStem(stem, group.filter((h) => !unison.includes(h)), symbols, space);
+    const black = strokeFromStem(stem, group.filter((h) => !unison.includes(h)), symbols, sight, space);
     black.up = black.x < stem.x;
     strokes.push(black, makeStroke(unison, stem, !black.up, 0, 0, symbols, space));
   }
   for (const group of stacks(stemless, space)) {
-    const stem = stemUnderBeam(group, symbols, space);
-    strokes.push(stem ? strokeFromStem(stem, group, symbols, space) : makeStroke(group, undefined, undefined, 0, 0, symbols, space));
+    const stem = stemUnderBeam(group, sight, space);
+    strokes.push(stem ? strokeFromStem(stem, group, symbols, sight, space) : makeStroke(group, undefined, undefined, 0, 0, symbols, space));
   }
   const rests = symbols.rests.map((rest): RestStroke => {
     const x = (rest.x0 + rest.x1) / 2;
     const y = (rest.y0 + rest.y1) / 2;
     return { kind: 'rest', staff: rest.staff, rest, x0: rest.x0, x1: rest.x1, y0: rest.y0, y1: rest.y1, x, dots: dotsAfter(rest.x1, [{ x, y }], symbols, space), y, confidence: rest.confidence };
   });
-  const chords = withoutStemFragments(strokes, symbols, space);
-  markBeamGroups(chords, symbols, space);
+  const chords = withoutStemFragments(strokes, symbols, sight, space);
+  markBeamGroups(chords, sight, space);
   return [...chords, ...rests];
 }
 
@@ -157,14 +156,14 @@ const BEAM_GROUP_REACH = 10;
  * (a beam running straight from tip to tip, all the way). Each group of two or more gets a number; a
  * group with stems up and down is a kneed beam.
  */
-function markBeamGroups(strokes: readonly Stroke[], symbols: PageSymbols, space: number): void {
+function markBeamGroups(strokes: readonly Stroke[], sight: PageSight, space: number): void {
   const beamed = strokes.filter((s) => s.stem && s.beams > 0 && s.up !== undefined).sort((a, b) => a.x - b.x);
   // Groups by union-find over each stroke and the next few to its right (another voice's strokes may stand between).
   const parent = beamed.map((_, k) => k);
   const root = (k: number): number => (parent[k] === k ? k : (parent[k] = root(parent[k]!)));
   beamed.forEach((a, k) => {
     const next = beamed.flatMap((b, j) => (j > k && b.staff === a.staff && b.x - a.x <= space * BEAM_GROUP_REACH ? [j] : [])).slice(0, 3);
-    for (const j of next) if (beamBetween(a, beamed[j]!, symbols, space)) parent[root(j)] = root(k);
+    for (const j of next) if (sight.beamAlong(stemTip(a), stemTip(beamed[j]!))) parent[root(j)] = root(k);
   });
   const members = new Map<number, Stroke[]>();
   beamed.forEach((s, k) => members.set(root(k), [...(members.get(root(k)) ?? []), s]));
@@ -178,26 +177,9 @@ function markBeamGroups(strokes: readonly Stroke[], symbols: PageSymbols, space:
   }
 }
 
-/** Whether beam pixels lie along the straight line between two strokes' stem tips (within a quarter space of it) at nine points in ten. */
-function beamBetween(a: Stroke, b: Stroke, { map }: PageSymbols, space: number): boolean {
-  const tip = (s: Stroke): [number, number] => [s.stem!.x, s.up ? s.stem!.y0 : s.stem!.y1];
-  const [[xa, ya], [xb, yb]] = [tip(a), tip(b)];
-  const reach = Math.ceil((space * 0.25) / MAP_SCALE);
-  let hits = 0;
-  const samples = 10;
-  for (let n = 1; n <= samples; n++) {
-    const t = (n - 0.5) / samples;
-    const col = Math.round((xa + (xb - xa) * t) / MAP_SCALE);
-    const row = Math.round((ya + (yb - ya) * t) / MAP_SCALE);
-    for (let dy = -reach; dy <= reach; dy++) {
-      const y = row + dy;
-      if (col >= 0 && col < map.width && y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.beam) {
-        hits++;
-        break;
-      }
-    }
-  }
-  return hits >= samples * 0.9;
+/** Where a beamed stroke's stem ends: the point a beam joining it to another runs from. */
+function stemTip(s: Stroke): [number, number] {
+  return [s.stem!.x, s.up ? s.stem!.y0 : s.stem!.y1];
 }
 
 /** How far a stroke's stem runs past its outermost head (negative where it stops among them). */
@@ -212,7 +194,7 @@ function stemReach({ heads, stem }: Stroke): number {
  * chord with a stem of its own stands at the same place, right beside those heads, they are that
  * chord's.
  */
-function withoutStemFragments(strokes: readonly Stroke[], symbols: PageSymbols, space: number): Stroke[] {
+function withoutStemFragments(strokes: readonly Stroke[], symbols: SymbolsSeen, sight: PageSight, space: number): Stroke[] {
   const out = [...strokes];
   for (const piece of strokes) {
     if (!piece.stem || piece.hooks || piece.grace || !out.includes(piece) || stemReach(piece) >= space * 2) continue;
@@ -221,7 +203,7 @@ function withoutStemFragments(strokes: readonly Stroke[], symbols: PageSymbols, 
     const host = out.find((s) => s !== piece && s.stem && s.staff === piece.staff && !s.grace && Math.abs(s.x - piece.x) < space * 0.6 && stemReach(s) >= space * 2 && near(s));
     if (!host) continue;
     const heads = [...host.heads, ...piece.heads.filter((h) => !host.heads.includes(h))];
-    out.splice(out.indexOf(host), 1, strokeFromStem(host.stem!, heads, symbols, space));
+    out.splice(out.indexOf(host), 1, strokeFromStem(host.stem!, heads, symbols, sight, space));
     out.splice(out.indexOf(piece), 1);
   }
   return out;
@@ -269,7 +251,7 @@ function otherVoiceStem(head: Head, stem: Stem, stems: readonly Stem[], space: n
   return wanted && stems.find((s) => s !== stem && s.staff === head.staff && wanted(s));
 }
 
-function strokeFromStem(stem: Stem, heads: Head[], symbols: PageSymbols, space: number): Stroke {
+function strokeFromStem(stem: Stem, heads: Head[], symbols: SymbolsSeen, sight: PageSight, space: number): Stroke {
   const headTop = Math.min(...heads.map((h) => h.y));
   const headBottom = Math.max(...heads.map((h) => h.y));
   // The stem goes the way it extends further beyond the heads. Where it was seen only between them,
@@ -282,12 +264,12 @@ function strokeFromStem(stem: Stem, heads: Head[], symbols: PageSymbols, space: 
   const tip = up ? stem.y0 : stem.y1;
   // Beams stack from the tip towards the heads; the nearest head bounds the stack.
   const nearestHead = up ? headTop : headBottom;
-  const beams = countBeams(symbols, stem.x, tip, up, Math.abs(nearestHead - tip) - space * 0.6, space);
+  const beams = sight.beamsAtStem(stem.x, tip, up, Math.abs(nearestHead - tip) - space * 0.6);
   const flags = beams ? 0 : flagsAt(symbols, stem, tip, space);
   return makeStroke(heads, stem, up, beams, beams + flags, symbols, space);
 }
 
-function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefined, beams: number, hooks: number, symbols: PageSymbols, space: number): Stroke {
+function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefined, beams: number, hooks: number, symbols: SymbolsSeen, space: number): Stroke {
   const sorted = [...heads].sort((a, b) => b.position - a.position);
   const x0 = Math.min(...heads.map((h) => h.x0), stem?.x ?? Infinity);
   const x1 = Math.max(...heads.map((h) => h.x1), stem?.x ?? -Infinity);
@@ -324,36 +306,17 @@ function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefin
  * from the heads to the far side of that beam stack. Undefined where neither side has one, and
  * for open heads (a whole note beside another voice's beam keeps no stem).
  */
-function stemUnderBeam(group: readonly Head[], symbols: PageSymbols, space: number, only?: 'up' | 'down'): Stem | undefined {
+function stemUnderBeam(group: readonly Head[], sight: PageSight, space: number, only?: 'up' | 'down'): Stem | undefined {
   if (!group.every((h) => h.kind === 'black' && !h.small)) return undefined;
-  const { map } = symbols;
   const top = Math.min(...group.map((h) => h.y));
   const bottom = Math.max(...group.map((h) => h.y));
   const sides = [
-    { side: 'down', x: Math.min(...group.map((h) => h.x0)) + space * 0.1, from: bottom, way: 1 },
-    { side: 'up', x: Math.max(...group.map((h) => h.x1)) - space * 0.1, from: top, way: -1 },
+    { side: 'down', x: Math.min(...group.map((h) => h.x0)) + space * 0.1, from: bottom, way: 1 as const },
+    { side: 'up', x: Math.max(...group.map((h) => h.x1)) - space * 0.1, from: top, way: -1 as const },
   ].filter(({ side }) => !only || side === only);
   const found = sides.flatMap(({ x, from, way }) => {
-    const col = Math.round(x / MAP_SCALE);
-    if (col < 0 || col >= map.width) return [];
-    const isBeam = (y: number) => y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.beam;
-    // From just past the head's edge out to a long stem's length; then to the stack's far side.
-    const start = Math.round((from + way * space * 0.4) / MAP_SCALE);
-    const stop = Math.round((from + way * space * 3.5) / MAP_SCALE);
-    let y = start;
-    while (y !== stop && !isBeam(y)) y += way;
-    if (y === stop) return [];
-    let gap = 0;
-    let far = y;
-    // Through the stack: beams a quarter space apart, so a short gap belongs to it.
-    for (let yy = y; gap * MAP_SCALE <= space * 0.4 && yy >= 0 && yy < map.height; yy += way) {
-      if (isBeam(yy)) {
-        far = yy;
-        gap = 0;
-      } else gap++;
-    }
-    const tip = (far + (way > 0 ? 1 : 0)) * MAP_SCALE;
-    return [{ x, near: Math.abs(y * MAP_SCALE - from), y0: way > 0 ? top : tip, y1: way > 0 ? tip : bottom }];
+    const stack = sight.beamBeyond(x, from, way);
+    return stack ? [{ x, near: stack.near, y0: way > 0 ? top : stack.far, y1: way > 0 ? stack.far : bottom }] : [];
   });
   // The beam nearer the heads (the down side on a tie).
   const pick = found.sort((a, b) => a.near - b.near)[0];
@@ -374,67 +337,8 @@ function stacks(heads: readonly Head[], space: number): Head[][] {
   return groups;
 }
 
-/**
- * Beams crossing a stem near its free end, counted from how far the stack of
- * beam pixels reaches along the stem: beams are about half a space thick and
- * a quarter space apart, and on a blurred page the gaps fill in, so the
- * stack's extent counts them where the gaps cannot be seen. A sloping stack
- * is crossed on the slant: its extent down a column is longer by the secant.
- */
-function countBeams(symbols: PageSymbols, x: number, tip: number, up: boolean, reach: number, space: number): number {
-  // Measured a little beside the stem, where the beams are clear of the stem's own pixels, on
-  // whichever side they run (a group's last stem has them on its left only). A beamlet on one
-  // side only still counts: the more beams a side shows, the more the stem carries.
-  const sides = [-1, 1].map((side) => {
-    const stacks = [0.35, 0.6, 0.85].map((k) => beamStack(symbols, Math.round((x + side * k * space) / MAP_SCALE), tip, up, reach, space));
-    const [near, mid, far] = stacks;
-    if (!near || !mid) return 0;
-    const extent = Math.min(near[1] - near[0], mid[1] - mid[0]);
-    const slope = far ? ((far[0] + far[1]) / 2 - (near[0] + near[1]) / 2) / (0.5 * space) : 0;
-    return extent / Math.hypot(1, slope);
-  });
-  const extent = Math.max(...sides);
-  if (extent < space * 0.25) return 0;
-  // n beams reach 0.75n − 0.25 spaces. Blur widens a stack by a fraction of a space (two beams on a
-  // soft scan measure up to 1.7 spaces), so a third beam counts only well past the midpoint.
-  const count = Math.max(1, Math.round((extent + space * 0.25) / (space * 0.75)));
-  return count <= 2 ? count : Math.max(2, Math.round((extent + space * 0.1) / (space * 0.75)));
-}
-
-/**
- * The beam stack nearest a stem's tip in one class-map column, as its top
- * and bottom in prepared pixels, looking up to 3.5 spaces beyond the tip and
- * up to `reach` back towards the heads.
- */
-function beamStack(symbols: PageSymbols, col: number, tip: number, up: boolean, reach: number, space: number): [number, number] | undefined {
-  const { map } = symbols;
-  if (col < 0 || col >= map.width) return undefined;
-  // The model sometimes paints a stretch of a sloping beam as a brace or bracket; none stands among
-  // the notes, so that is beam too.
-  const isBeam = (cls: number) => cls === CLASS_INDEX.beam || cls === CLASS_INDEX.braceBracket;
-  // The stem's own pixels stop where the beams begin, so the stack lies beyond the tip (and a little inside).
-  const outward = up ? -1 : 1;
-  const from = Math.round((tip + outward * space * 3.5) / MAP_SCALE);
-  // The stem's own pixels may end where the first beam starts or where the last one ends.
-  const to = Math.round((tip - outward * Math.max(space * 1.2, Math.min(space * 3.2, reach))) / MAP_SCALE);
-  const runs: [number, number][] = [];
-  for (let y = Math.max(0, Math.min(from, to)); y <= Math.min(map.height - 1, Math.max(from, to)); y++) {
-    if (!isBeam(map.data[y * map.width + col]!)) continue;
-    const last = runs[runs.length - 1];
-    // Beams are a quarter space apart; a blurred gap may be a little more, never a whole space.
-    if (last && (y - last[1]) * MAP_SCALE <= space * 0.65) last[1] = y;
-    else runs.push([y, y]);
-  }
-  if (!runs.length) return undefined;
-  const tipRow = tip / MAP_SCALE;
-  const distance = ([a, b]: [number, number]) => (tipRow < a ? a - tipRow : tipRow > b ? tipRow - b : 0);
-  const stack = runs.reduce((best, r) => (distance(r) < distance(best) ? r : best));
-  if (distance(stack) * MAP_SCALE > space * 1.2) return undefined;
-  return [stack[0] * MAP_SCALE, (stack[1] + 1) * MAP_SCALE];
-}
-
 /** Flags on a stem's free end: the flag glyph's class says how many. */
-function flagsAt(symbols: PageSymbols, stem: Stem, tip: number, space: number): number {
+function flagsAt(symbols: SymbolsSeen, stem: Stem, tip: number, space: number): number {
   let count = 0;
   for (const flag of symbols.flags) {
     if (flag.x0 > stem.x + space * 0.6 || flag.x1 < stem.x - space * 0.3) continue;
@@ -449,7 +353,7 @@ function flagsAt(symbols: PageSymbols, stem: Stem, tip: number, space: number): 
  * dot beyond another head at its height is that head's: two voices in unison print their heads side
  * by side, and only the second may be dotted.
  */
-function dotsAfter(from: number, own: readonly { x: number; y: number }[], symbols: PageSymbols, space: number): number {
+function dotsAfter(from: number, own: readonly { x: number; y: number }[], symbols: SymbolsSeen, space: number): number {
   const level = (d: { y: number }, y: number) => Math.abs(d.y - y) < space * 0.8;
   const candidates = symbols.dots
     .filter((d) => d.x > from - space * 0.1 && d.x < from + space * 3 && own.some((h) => level(d, h.y)))

@@ -1,7 +1,7 @@
 /**
  * The value of a time signature from its glyphs: common time (C) and cut
  * time (¢, the C with a stroke through it, taller than the staff's middle),
- * or two numbers read digit by digit (symbols/digits.ts).
+ * or two numbers read digit by digit (symbols/printed-numbers.ts).
  *
  * When the glyphs cannot be read with confidence, or read as something no
  * one writes (5/3), the signature is left undefined and the score builder
@@ -10,51 +10,15 @@
 import { compare, frac, toNumber, type Fraction } from '../score/fraction.js';
 import { timeSignatureLength } from '../score/timeline.js';
 import type { TimeSignature } from '../score/model.js';
-import type { GrayImage } from '../image/gray.js';
-import { staffLineY, type Staff } from '../staves/detect-staves.js';
-import { localSpace } from '../staves/staff-geometry.js';
-import { digitCells, readNumbers, signatureHalves } from '../symbols/digits.js';
-import type { TimeGlyph } from '../symbols/read-symbols.js';
+import type { PrintedTime } from '../reading/page-reading.js';
 
 const BEAT_TYPES = new Set([1, 2, 4, 8, 16, 32, 64]);
 
-export async function readTimeSignature(glyphs: readonly TimeGlyph[], staff: Staff, gray: GrayImage, lineThickness: number): Promise<TimeSignature | undefined> {
-  const x0 = Math.min(...glyphs.map((g) => g.x0));
-  const x1 = Math.max(...glyphs.map((g) => g.x1));
-  const space = localSpace(staff, (x0 + x1) / 2) || staff.space;
-  const common = glyphs.find((g) => g.common);
-  if (common) {
-    return isCut(common, gray, space) ? { beats: 2, beatType: 2, symbol: 'cut' } : { beats: 4, beatType: 4, symbol: 'common' };
-  }
-  const lines = [0, 1, 2, 3, 4].map((l) => staffLineY(staff, l, (x0 + x1) / 2));
-  const [top, bottom] = signatureHalves(lines, x0, x1, space, lineThickness).map((region) => digitCells(gray, region, lines, lineThickness));
-  if (!top!.length || !bottom!.length || top!.length > 2 || bottom!.length > 2) return undefined;
-  // A guessed digit gives no signature: one inferred from the measures is better than a wrong one.
-  const [beats, beatType] = (await readNumbers([top!, bottom!])) ?? [];
-  return beats !== undefined && beatType !== undefined && beats >= 1 && BEAT_TYPES.has(beatType) ? { beats, beatType } : undefined;
-}
-
-/**
- * ¢ is a C with a vertical stroke through its middle that reaches beyond it:
- * a column of ink in the glyph's middle longer than the C is tall (two
- * spaces). The model labels the C and may leave the stroke's ends out, so
- * the page's own pixels decide.
- */
-function isCut(glyph: TimeGlyph, gray: GrayImage, space: number): boolean {
-  if (glyph.y1 - glyph.y0 > space * 2.7) return true;
-  const width = glyph.x1 - glyph.x0;
-  const ya = Math.max(0, Math.floor(glyph.y0 - space));
-  const yb = Math.min(gray.height - 1, Math.ceil(glyph.y1 + space));
-  let longest = 0;
-  for (let x = Math.round(glyph.x0 + width * 0.3); x <= Math.round(glyph.x1 - width * 0.3); x++) {
-    if (x < 0 || x >= gray.width) continue;
-    let run = 0;
-    for (let y = ya; y <= yb; y++) {
-      run = gray.data[y * gray.width + x]! < 128 ? run + 1 : 0;
-      longest = Math.max(longest, run);
-    }
-  }
-  return longest >= space * 2.4;
+/** A time signature from its printed glyphs (read by the page sight); undefined for a metre no one writes. */
+export function timeSignatureFrom(printed: PrintedTime | undefined): TimeSignature | undefined {
+  if (!printed) return undefined;
+  if ('symbol' in printed) return printed.symbol === 'cut' ? { beats: 2, beatType: 2, symbol: 'cut' } : { beats: 4, beatType: 4, symbol: 'common' };
+  return printed.beats >= 1 && BEAT_TYPES.has(printed.beatType) ? { beats: printed.beats, beatType: printed.beatType } : undefined;
 }
 
 /**

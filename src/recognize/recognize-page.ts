@@ -16,6 +16,7 @@ import { OmrError } from '../errors.js';
 import { groupSystems } from '../staves/systems.js';
 import { readSymbols } from '../symbols/read-symbols.js';
 import { segmentSymbols } from '../symbols/segment.js';
+import { pageSight } from '../symbols/page-sight.js';
 import { readPage, type SystemReading } from '../assembly/read-page.js';
 import type { OcrReader } from '../text/ocr.js';
 import { readEarlyText, readPageText, type PageText } from '../text/page-text.js';
@@ -50,7 +51,7 @@ export interface PageStages {
 }
 
 /** One page read: its systems, and how far it was turned to stand upright. */
-export interface PageReading {
+export interface RecognizedPage {
   systems: SystemReading[];
   /** Clockwise turn applied to the decoded page, in degrees. */
   turned: PageTurn;
@@ -62,7 +63,7 @@ export async function recognizePage(
   onStage?: (stage: PageStage) => void,
   text?: PageTextSink,
   inspect?: (stages: PageStages) => void,
-): Promise<PageReading> {
+): Promise<RecognizedPage> {
   // Each stage ends with a turn of the event loop, so other threads' messages (the OCR worker's) get through.
   const finished = (stage: PageStage) => {
     onStage?.(stage);
@@ -92,8 +93,11 @@ export async function recognizePage(
       .then(([ocr, ahead]) => ocr && readPageText({ ...found, map }, ocr, ahead ?? undefined))
       .then((read) => void (read && text.pages.push(read)), () => {});
   }
-  const image = { gray: prepared.gray, ink: prepared.ink, lineThickness: Math.max(1, prepared.source.lineThickness * prepared.transform.scale), transform: prepared.transform };
-  const readings = await readPage(page, image, staves, systems, symbols, CANONICAL_STAFF_SPACE);
+  // The seam: from here on the music is read from what was seen, and the page sight answers any question about its pixels.
+  const { map: _map, ...seen } = symbols;
+  const lineThickness = Math.max(1, prepared.source.lineThickness * prepared.transform.scale);
+  const sight = pageSight({ gray: prepared.gray, ink: prepared.ink, map, staves, lineThickness, space: CANONICAL_STAFF_SPACE });
+  const readings = await readPage({ page, transform: prepared.transform, space: CANONICAL_STAFF_SPACE, staves, systems, symbols: seen, sight });
   await finished('assembled');
   inspect?.({ page, turned, gray: prepared.gray, transform: prepared.transform, staves, systems, map, symbols, readings });
   return { systems: readings, turned };

@@ -65,3 +65,12 @@ export function nearestStaff(staves: readonly Staff[], x: number, y: number): nu
   });
   return best;
 }
+
+/**
+ * Staff position of an accidental of `kind` ('flat', 'sharp' …) in `box`: a flat's bowl, not its box
+ * centre, sits on the note's line or space (the stem rises above it).
+ */
+export function accidentalPosition(staff: Staff, box: { x0: number; y0: number; x1: number; y1: number }, kind: string, space: number): number {
+  const y = kind === 'flat' || kind === 'flat-flat' ? box.y1 - space * 0.55 : (box.y0 + box.y1) / 2;
+  return Math.round(staffPosition(staff, (box.x0 + box.x1) / 2, y));
+}

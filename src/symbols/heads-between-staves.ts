@@ -10,7 +10,8 @@
  */
 import type { Staff } from '../staves/detect-staves.js';
 import { nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
-import { accidentalPosition, type AccidentalSymbol, type Head, type Stem } from './read-symbols.js';
+import type { AccidentalSymbol, Head, Stem } from './read-symbols.js';
+import { accidentalPosition } from '../staves/staff-geometry.js';
 
 interface Dot {
   x: number;

@@ -11,7 +11,7 @@ import type { Staff } from '../staves/detect-staves.js';
 import { readCurves, type Curve } from './curves.js';
 import { headsFollowStems } from './heads-between-staves.js';
 import { readArticulations, readHairpins, type ArticulationMark, type Hairpin } from './marks.js';
-import { nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
+import { accidentalPosition, nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
 import { centre, classComponents, MAP_SCALE, type Component } from './components.js';
 import type { ClassMap } from './segment.js';
 import { repaintSteepBeams } from './steep-beams.js';
@@ -263,12 +263,6 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const articulations = readArticulations(map, staves, space);
   const hairpins = readHairpins(map, staves, space);
   return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, curves, articulations, hairpins, braces, map };
-}
-
-/** Staff position of an accidental: a flat's bowl, not its box centre, sits on the note's line or space (the stem rises above it). */
-export function accidentalPosition(staff: Staff, box: Box, kind: AccidentalKind, space: number): number {
-  const y = kind === 'flat' || kind === 'flat-flat' ? box.y1 - space * 0.55 : (box.y0 + box.y1) / 2;
-  return Math.round(staffPosition(staff, (box.x0 + box.x1) / 2, y));
 }
 
 /**

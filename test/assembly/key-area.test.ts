@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { keyAreaStrokes, keysFromKeyArea } from '../../src/assembly/key-area.js';
+import { keysFromKeyArea } from '../../src/assembly/key-area.js';
 import type { StaffSignatures } from '../../src/assembly/signatures.js';
 import type { BinaryImage } from '../../src/preparation/binarize.js';
 import type { Staff } from '../../src/staves/detect-staves.js';
 import { straightStaff } from '../support/straight-staff.js';
+import { sightOf } from '../support/page-sight.js';
 
 const SPACE = 12;
 const WIDTH = 200;
@@ -32,20 +33,21 @@ describe('key area', () => {
 
   it('counts one upright stroke per flat, the staff lines not', () => {
     const ink = page(staves, [[60, 72, 84], [], [60], [60, 72]]);
-    expect(staves.map((s) => keyAreaStrokes(s, 50, 110, ink, SPACE))).toEqual([3, 0, 1, 2]);
+    const sight = sightOf({ staves, ink, space: SPACE });
+    expect(staves.map((_, i) => sight.keyAreaStrokes(i, 50, 110))).toEqual([3, 0, 1, 2]);
   });
 
   it('raises a staff whose flats were missed to the key the other staves read where their ink agrees', () => {
     const ink = page(staves, [[60, 72, 84], [60, 72, 84], [60, 72, 84], [60, 72, 84]]);
     const read = signatures([-3, -3, 0, -2]);
-    keysFromKeyArea(read, staves, ink, SPACE);
+    keysFromKeyArea(read, [0, 1, 2, 3], sightOf({ staves, ink, space: SPACE }), SPACE);
     expect(read.map((s) => s.keys.map((k) => k.value))).toEqual([[-3], [-3], [-3], [-3]]);
   });
 
   it('changes no key to a count the other staves do not confirm (a smudge is one stroke too many)', () => {
     const ink = page(staves, [[60], [60], [60, 72], []]);
     const read = signatures([-1, -1, -1, 0]);
-    keysFromKeyArea(read, staves, ink, SPACE);
+    keysFromKeyArea(read, [0, 1, 2, 3], sightOf({ staves, ink, space: SPACE }), SPACE);
     expect(read.map((s) => s.keys.map((k) => k.value))).toEqual([[-1], [-1], [-1], []]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sightOf } from '../support/page-sight.js';
 import { systemMeasures } from '../../src/assembly/measures.js';
 import type { Staff } from '../../src/staves/detect-staves.js';
 import type { BarlineSymbol } from '../../src/symbols/read-symbols.js';
@@ -62,7 +63,7 @@ describe('measures of a system', () => {
     };
     line(500, 20, 68); // across the upper staff only: a chord's stem spanning it
     line(700, 20, 168); // through both staves: a barline the model missed
-    const measures = systemMeasures([0, 1], staves, [], [], SPACE, ink);
+    const measures = systemMeasures([0, 1], staves, [], [], SPACE, sightOf({ staves, ink, space: SPACE }));
     expect(measures.bounds.map(Math.round)).toEqual([0, 701, 1000]);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sightOf } from '../support/page-sight.js';
 import { staffSignatures } from '../../src/assembly/signatures.js';
 import type { AccidentalSymbol, PageSymbols } from '../../src/symbols/read-symbols.js';
 import { straightStaff } from '../support/straight-staff.js';
@@ -68,7 +69,7 @@ describe('staffSignatures', () => {
     const ink = { width: 1000, height: 300, data: new Uint8Array(1000 * 300) };
     for (let y = Math.round(at(-3)); y <= Math.round(at(11)); y++) ink.data[y * 1000 + 310] = 1;
     expect(staffSignatures(0, staff, symbols, [], SPACE).clefs).toHaveLength(1);
-    expect(staffSignatures(0, staff, symbols, [], SPACE, ink).clefs.map((c) => c.value)).toEqual([{ sign: 'G', line: 2 }, { sign: 'G', line: 2 }]);
+    expect(staffSignatures(0, staff, symbols, [], SPACE, sightOf({ staves: [staff], ink, space: SPACE })).clefs.map((c) => c.value)).toEqual([{ sign: 'G', line: 2 }, { sign: 'G', line: 2 }]);
   });
 
   it('reads small clef changes the model called "other" by their shape: a G clef cut off at the top, a flattish F clef', () => {

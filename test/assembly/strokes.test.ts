@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { buildStrokes, type Stroke } from '../../src/assembly/strokes.js';
-import type { Head, PageSymbols, Stem } from '../../src/symbols/read-symbols.js';
+import type { SymbolsSeen } from '../../src/reading/page-reading.js';
+import type { Head, Stem } from '../../src/symbols/read-symbols.js';
 import type { ClassMap } from '../../src/symbols/segment.js';
 import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
+import { sightOf } from '../support/page-sight.js';
 
 const SPACE = 12;
 
-function symbols(heads: Head[], stems: Stem[], map: ClassMap = { width: 1, height: 1, data: new Uint8Array(1), confidence: new Uint8Array(1) }): PageSymbols {
-  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], curves: [], articulations: [], hairpins: [], braces: [], map };
+function symbols(heads: Head[], stems: Stem[]): SymbolsSeen {
+  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], curves: [], articulations: [], hairpins: [], braces: [] };
+}
+
+/** Strokes of the symbols over a class map (blank: no beams anywhere). */
+function strokes(seen: SymbolsSeen, map?: ClassMap) {
+  return buildStrokes(seen, sightOf({ map, space: SPACE }), SPACE);
 }
 
 const head = (x: number, y: number, position: number): Head => ({ x0: x - 7, x1: x + 7, y0: y - 6, y1: y + 6, x, y, staff: 0, confidence: 1, kind: 'black', position, small: false });
@@ -17,7 +24,7 @@ const chords = (items: ReturnType<typeof buildStrokes>) => items.filter((i): i i
 describe('buildStrokes', () => {
   it('gives a head with an up-stem on its right and a down-stem on its left to both voices', () => {
     const h = head(100, 130, 2);
-    const items = chords(buildStrokes(symbols([h], [stem(107, 88, 130), stem(93, 130, 172)]), SPACE));
+    const items = chords(strokes(symbols([h], [stem(107, 88, 130), stem(93, 130, 172)])));
     expect(items).toHaveLength(2);
     expect(items.map((c) => [c.up, c.heads])).toEqual([[false, [h]], [true, [h]]]);
   });
@@ -25,7 +32,7 @@ describe('buildStrokes', () => {
   it('keeps a lower voice’s down-stem starting at its own head from taking the head a third above it', () => {
     const upper = head(100, 130, 2);
     const lower = head(100, 142, 4);
-    const items = chords(buildStrokes(symbols([upper, lower], [stem(107, 88, 130), stem(93, 142, 184)]), SPACE));
+    const items = chords(strokes(symbols([upper, lower], [stem(107, 88, 130), stem(93, 142, 184)])));
     expect(items.map((c) => [c.up, c.heads])).toEqual([[false, [lower]], [true, [upper]]]);
   });
 
@@ -36,7 +43,7 @@ describe('buildStrokes', () => {
     const map: ClassMap = { width, height: 100, data: new Uint8Array(width * 100), confidence: new Uint8Array(width * 100) };
     const depth = 3 * Math.hypot(1, 2);
     for (let x = 35; x <= 65; x++) for (let y = Math.round(44 - depth - 2 * (x - 50)); y < Math.round(44 - 2 * (x - 50)); y++) map.data[y * width + x] = CLASS_INDEX.beam;
-    const [stroke] = chords(buildStrokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)], map), SPACE));
+    const [stroke] = chords(strokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)]), map));
     expect(stroke).toMatchObject({ up: true, beams: 1 });
   });
 
@@ -46,7 +53,7 @@ describe('buildStrokes', () => {
       const width = 120;
       const map: ClassMap = { width, height: 100, data: new Uint8Array(width * 100), confidence: new Uint8Array(width * 100) };
       for (let x = 35; x <= 65; x++) for (let y = 44 - rows; y < 44; y++) map.data[y * width + x] = CLASS_INDEX.beam;
-      return chords(buildStrokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)], map), SPACE))[0]?.beams;
+      return chords(strokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)]), map))[0]?.beams;
     };
     expect(beamsFor(4)).toBe(1); // 8 px: one beam
     expect(beamsFor(8)).toBe(2); // 16 px: two beams
@@ -59,7 +66,7 @@ describe('buildStrokes', () => {
     const width = 120;
     const map: ClassMap = { width, height: 100, data: new Uint8Array(width * 100), confidence: new Uint8Array(width * 100) };
     for (let x = 35; x <= 65; x++) for (let y = 40; y < 44; y++) map.data[y * width + x] = y < 43 && x >= 40 && x <= 60 ? CLASS_INDEX.braceBracket : CLASS_INDEX.beam;
-    const [stroke] = chords(buildStrokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)], map), SPACE));
+    const [stroke] = chords(strokes(symbols([head(93, 130, 2)], [stem(100, 88, 130)]), map));
     expect(stroke).toMatchObject({ up: true, beams: 1 });
   });
 
@@ -69,7 +76,7 @@ describe('buildStrokes', () => {
     const second = head(114, 130, 2);
     const s = symbols([first, second], [stem(107, 88, 130), stem(108, 130, 172)]);
     s.dots = [{ x: 124, y: 128, x0: 122, x1: 126, y0: 126, y1: 130, staff: 0, confidence: 1 }];
-    const items = chords(buildStrokes(s, SPACE));
+    const items = chords(strokes(s));
     expect(items.map((c) => [c.up, c.heads[0]!.x, c.dots])).toEqual([[false, 114, 1], [true, 100, 0]]);
   });
 
@@ -77,7 +84,7 @@ describe('buildStrokes', () => {
     // A quarter's head, then a half's at the same pitch, one stem seen between them (running down).
     const quarter = head(100, 130, 2);
     const half: Head = { ...head(114, 130, 2), kind: 'half' };
-    const items = chords(buildStrokes(symbols([quarter, half], [stem(107, 130, 172)]), SPACE));
+    const items = chords(strokes(symbols([quarter, half], [stem(107, 130, 172)])));
     expect(items.map((c) => [c.up, c.heads])).toEqual([[false, [half]], [true, [quarter]]]);
   });
 
@@ -85,7 +92,7 @@ describe('buildStrokes', () => {
     // More likely a black head the model misread than a note of its own.
     const low = head(100, 142, 4);
     const high: Head = { ...head(100, 130, 2), kind: 'half' };
-    const items = chords(buildStrokes(symbols([low, high], [stem(107, 88, 142)]), SPACE));
+    const items = chords(strokes(symbols([low, high], [stem(107, 88, 142)])));
     expect(items).toHaveLength(1);
     expect(items[0]!.heads).toHaveLength(2);
   });
@@ -97,13 +104,13 @@ describe('buildStrokes', () => {
     const map: ClassMap = { width, height: 120, data: new Uint8Array(width * 120), confidence: new Uint8Array(width * 120) };
     for (let x = 40; x <= 60; x++) for (let y = 86; y < 89; y++) map.data[y * width + x] = CLASS_INDEX.beam;
     const heads = [head(100, 118, 0), head(100, 130, 2), head(100, 142, 4)];
-    const [stroke] = chords(buildStrokes(symbols(heads, [], map), SPACE));
+    const [stroke] = chords(strokes(symbols(heads, []), map));
     expect(stroke).toMatchObject({ up: false, beams: 1, hooks: 1 });
     expect(stroke!.stem).toMatchObject({ y0: 118, y1: 178 });
     // Without the beam, or with half heads, no stem is made up.
-    expect(chords(buildStrokes(symbols(heads, []), SPACE))[0]).toMatchObject({ stem: undefined, hooks: 0 });
+    expect(chords(strokes(symbols(heads, [])))[0]).toMatchObject({ stem: undefined, hooks: 0 });
     const halves = heads.map((h): Head => ({ ...h, kind: 'half' }));
-    expect(chords(buildStrokes(symbols(halves, [], map), SPACE))[0]).toMatchObject({ stem: undefined, hooks: 0 });
+    expect(chords(strokes(symbols(halves, []), map))[0]).toMatchObject({ stem: undefined, hooks: 0 });
   });
 
   it('gives a piece of stem left among a chord’s heads, and the heads it took, to the chord’s stem', () => {
@@ -112,7 +119,7 @@ describe('buildStrokes', () => {
     // own keeps it.
     const heads = [head(100, 118, 0), head(100, 130, 2), head(100, 142, 4)];
     const octave = head(100, 70, -8);
-    const items = chords(buildStrokes(symbols([...heads, octave], [stem(107, 112, 136), stem(93, 142, 184), stem(107, 28, 70)]), SPACE));
+    const items = chords(strokes(symbols([...heads, octave], [stem(107, 112, 136), stem(93, 142, 184), stem(107, 28, 70)])));
     expect(items.map((c) => c.heads.map((h) => h.position))).toEqual([[4, 2, 0], [-8]]);
     expect(items[0]!.stem!.x).toBe(93);
   });
@@ -122,14 +129,14 @@ describe('buildStrokes', () => {
     // a beam from tip to tip they are one kneed group; with a level beam at each tip and none between, not.
     const width = 120;
     const blank = (): ClassMap => ({ width, height: 120, data: new Uint8Array(width * 120), confidence: new Uint8Array(width * 120) });
-    const strokes = (map: ClassMap) => chords(buildStrokes(symbols([head(100, 100, 0), head(140, 160, 10)], [stem(93, 100, 150), stem(147, 110, 160)], map), SPACE));
+    const read = (map: ClassMap) => chords(strokes(symbols([head(100, 100, 0), head(140, 160, 10)], [stem(93, 100, 150), stem(147, 110, 160)]), map));
     const kneed = blank();
     for (let x = 44; x <= 76; x++) for (let y = Math.round(75 - (x - 46) * (20 / 28)) - 2; y <= Math.round(75 - (x - 46) * (20 / 28)) + 1; y++) kneed.data[y * width + x] = CLASS_INDEX.beam;
-    expect(strokes(kneed).map((s) => [s.up, s.beams > 0, s.kneed])).toEqual([[false, true, true], [true, true, true]]);
+    expect(read(kneed).map((s) => [s.up, s.beams > 0, s.kneed])).toEqual([[false, true, true], [true, true, true]]);
     const apart = blank();
     for (let x = 40; x <= 50; x++) for (let y = 74; y < 77; y++) apart.data[y * width + x] = CLASS_INDEX.beam;
     for (let x = 70; x <= 80; x++) for (let y = 53; y < 56; y++) apart.data[y * width + x] = CLASS_INDEX.beam;
-    expect(strokes(apart).map((s) => [s.up, s.beams > 0, s.kneed ?? false])).toEqual([[false, true, false], [true, true, false]]);
+    expect(read(apart).map((s) => [s.up, s.beams > 0, s.kneed ?? false])).toEqual([[false, true, false], [true, true, false]]);
   });
 
   it('takes the beam under a chord whose only stem pixels stay among its heads', () => {
@@ -138,7 +145,7 @@ describe('buildStrokes', () => {
     const map: ClassMap = { width, height: 120, data: new Uint8Array(width * 120), confidence: new Uint8Array(width * 120) };
     for (let x = 40; x <= 60; x++) for (let y = 86; y < 89; y++) map.data[y * width + x] = CLASS_INDEX.beam;
     const heads = [head(100, 118, 0), head(100, 130, 2), head(100, 142, 4)];
-    const [stroke] = chords(buildStrokes(symbols(heads, [stem(93, 120, 140)], map), SPACE));
+    const [stroke] = chords(strokes(symbols(heads, [stem(93, 120, 140)]), map));
     expect(stroke).toMatchObject({ up: false, beams: 1 });
     expect(stroke!.stem).toMatchObject({ y1: 178 });
   });

@@ -10,15 +10,9 @@
  * the system is not required to be clear.
  */
 import type { BinaryImage } from '../preparation/binarize.js';
+import type { OuterEdges } from '../reading/page-reading.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
-import type { BarlineSymbol } from '../symbols/read-symbols.js';
-
-export interface OuterEdges {
-  /** The staff is the system's top one: nothing may continue above it. */
-  top: boolean;
-  /** The staff is the system's bottom one. */
-  bottom: boolean;
-}
+import type { BarlineSymbol } from './read-symbols.js';
 
 export function barlinesInPixels(image: BinaryImage, staff: Staff, staffIndex: number, space: number, edges: OuterEdges = { top: true, bottom: true }): BarlineSymbol[] {
   const found: BarlineSymbol[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barlinesInPixels } from '../../src/assembly/barline-pixels.js';
+import { barlinesInPixels } from '../../src/symbols/barline-pixels.js';
 import type { BinaryImage } from '../../src/preparation/binarize.js';
 import { straightStaff } from '../support/straight-staff.js';
 

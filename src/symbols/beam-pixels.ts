@@ -1,0 +1,113 @@
+/**
+ * Beams in the symbol model's class map, measured where the music reader
+ * asks (through the page sight, reading/page-reading.ts): whether a beam runs
+ * from one stem tip to another, how many beams cross a stem's free end, and
+ * where a stack of beams lies beyond a head whose stem the model lost.
+ */
+import { MAP_SCALE } from './components.js';
+import type { ClassMap } from './segment.js';
+import { CLASS_INDEX } from './symbol-classes.js';
+
+/** Whether beam pixels lie along the straight line from `a` to `b` (within a quarter space of it) at nine points in ten. */
+export function beamAlong(map: ClassMap, [xa, ya]: readonly [number, number], [xb, yb]: readonly [number, number], space: number): boolean {
+  const reach = Math.ceil((space * 0.25) / MAP_SCALE);
+  let hits = 0;
+  const samples = 10;
+  for (let n = 1; n <= samples; n++) {
+    const t = (n - 0.5) / samples;
+    const col = Math.round((xa + (xb - xa) * t) / MAP_SCALE);
+    const row = Math.round((ya + (yb - ya) * t) / MAP_SCALE);
+    for (let dy = -reach; dy <= reach; dy++) {
+      const y = row + dy;
+      if (col >= 0 && col < map.width && y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.beam) {
+        hits++;
+        break;
+      }
+    }
+  }
+  return hits >= samples * 0.9;
+}
+
+/**
+ * A stack of beams in column x beyond a head at height `from`, going `way` (1: down, -1: up): looked
+ * for from just past the head's edge out to a long stem's length, then followed to the stack's far
+ * side (beams a quarter space apart, so a short gap belongs to it). `near` is how far the stack
+ * starts from `from`, `far` the y of its far side; undefined where the column shows no beam.
+ */
+export function beamBeyond(map: ClassMap, x: number, from: number, way: 1 | -1, space: number): { near: number; far: number } | undefined {
+  const col = Math.round(x / MAP_SCALE);
+  if (col < 0 || col >= map.width) return undefined;
+  const isBeam = (y: number) => y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.beam;
+  const start = Math.round((from + way * space * 0.4) / MAP_SCALE);
+  const stop = Math.round((from + way * space * 3.5) / MAP_SCALE);
+  let y = start;
+  while (y !== stop && !isBeam(y)) y += way;
+  if (y === stop) return undefined;
+  let gap = 0;
+  let far = y;
+  for (let yy = y; gap * MAP_SCALE <= space * 0.4 && yy >= 0 && yy < map.height; yy += way) {
+    if (isBeam(yy)) {
+      far = yy;
+      gap = 0;
+    } else gap++;
+  }
+  return { near: Math.abs(y * MAP_SCALE - from), far: (far + (way > 0 ? 1 : 0)) * MAP_SCALE };
+}
+
+/**
+ * Beams crossing a stem near its free end, counted from how far the stack of
+ * beam pixels reaches along the stem: beams are about half a space thick and
+ * a quarter space apart, and on a blurred page the gaps fill in, so the
+ * stack's extent counts them where the gaps cannot be seen. A sloping stack
+ * is crossed on the slant: its extent down a column is longer by the secant.
+ */
+export function beamsAtStem(map: ClassMap, x: number, tip: number, up: boolean, reach: number, space: number): number {
+  // Measured a little beside the stem, where the beams are clear of the stem's own pixels, on
+  // whichever side they run (a group's last stem has them on its left only). A beamlet on one
+  // side only still counts: the more beams a side shows, the more the stem carries.
+  const sides = [-1, 1].map((side) => {
+    const stacks = [0.35, 0.6, 0.85].map((k) => beamStack(map, Math.round((x + side * k * space) / MAP_SCALE), tip, up, reach, space));
+    const [near, mid, far] = stacks;
+    if (!near || !mid) return 0;
+    const extent = Math.min(near[1] - near[0], mid[1] - mid[0]);
+    const slope = far ? ((far[0] + far[1]) / 2 - (near[0] + near[1]) / 2) / (0.5 * space) : 0;
+    return extent / Math.hypot(1, slope);
+  });
+  const extent = Math.max(...sides);
+  if (extent < space * 0.25) return 0;
+  // n beams reach 0.75n − 0.25 spaces. Blur widens a stack by a fraction of a space (two beams on a
+  // soft scan measure up to 1.7 spaces), so a third beam counts only well past the midpoint.
+  const count = Math.max(1, Math.round((extent + space * 0.25) / (space * 0.75)));
+  return count <= 2 ? count : Math.max(2, Math.round((extent + space * 0.1) / (space * 0.75)));
+}
+
+/**
+ * The beam stack nearest a stem's tip in one class-map column, as its top
+ * and bottom in prepared pixels, looking up to 3.5 spaces beyond the tip and
+ * up to `reach` back towards the heads.
+ */
+function beamStack(map: ClassMap, col: number, tip: number, up: boolean, reach: number, space: number): [number, number] | undefined {
+  if (col < 0 || col >= map.width) return undefined;
+  // The model sometimes paints a stretch of a sloping beam as a brace or bracket; none stands among
+  // the notes, so that is beam too.
+  const isBeam = (cls: number) => cls === CLASS_INDEX.beam || cls === CLASS_INDEX.braceBracket;
+  // The stem's own pixels stop where the beams begin, so the stack lies beyond the tip (and a little inside).
+  const outward = up ? -1 : 1;
+  const from = Math.round((tip + outward * space * 3.5) / MAP_SCALE);
+  // The stem's own pixels may end where the first beam starts or where the last one ends.
+  const to = Math.round((tip - outward * Math.max(space * 1.2, Math.min(space * 3.2, reach))) / MAP_SCALE);
+  const runs: [number, number][] = [];
+  for (let y = Math.max(0, Math.min(from, to)); y <= Math.min(map.height - 1, Math.max(from, to)); y++) {
+    if (!isBeam(map.data[y * map.width + col]!)) continue;
+    const last = runs[runs.length - 1];
+    // Beams are a quarter space apart; a blurred gap may be a little more, never a whole space.
+    if (last && (y - last[1]) * MAP_SCALE <= space * 0.65) last[1] = y;
+    else runs.push([y, y]);
+  }
+  if (!runs.length) return undefined;
+  const tipRow = tip / MAP_SCALE;
+  const distance = ([a, b]: [number, number]) => (tipRow < a ? a - tipRow : tipRow > b ? tipRow - b : 0);
+  const stack = runs.reduce((best, r) => (distance(r) < distance(best) ? r : best));
+  if (distance(stack) * MAP_SCALE > space * 1.2) return undefined;
+  return [stack[0] * MAP_SCALE, (stack[1] + 1) * MAP_SCALE];
+}
