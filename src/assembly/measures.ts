@@ -19,6 +19,20 @@ export interface SystemMeasures {
   left: (Barline | undefined)[];
 }
 
+/** Barline strokes less than this many spaces apart are one barline (double, final, repeat). */
+const BARLINE_GROUP = 1.5;
+/** A barline within this many spaces of a system's start or end is its edge, not a measure's. */
+const SYSTEM_EDGE = 1.5;
+/** Strokes of one barline closer than this many spaces are one stroke seen twice. */
+const SAME_STROKE = 0.4;
+/** A barline stroke at least this many spaces thick is heavy. */
+const HEAVY_STROKE = 0.35;
+/** A line on the next staff down continues one within this many spaces across, when the system's lean is measured. */
+const LEAN_REACH = 2.5;
+/** A line continues a cluster on a staff above it within this many spaces across, and this much more per staff between. */
+const CLUSTER_REACH = 0.5;
+const CLUSTER_REACH_PER_STAFF = 0.15;
+
 export function systemMeasures(
   staffIndices: readonly number[],
   staves: readonly Staff[],
@@ -61,7 +75,7 @@ export function systemMeasures(
     for (const cluster of clusters) {
       if (cluster.rank >= r) continue; // strokes on one staff are separate (double barlines)
       const off = Math.abs(line.x - (cluster.x + slope * (centreY(line) - cluster.y)));
-      if (off < space * (0.5 + 0.15 * (r - cluster.rank)) && off < bestOff) {
+      if (off < space * (CLUSTER_REACH + CLUSTER_REACH_PER_STAFF * (r - cluster.rank)) && off < bestOff) {
         best = cluster;
         bestOff = off;
       }
@@ -93,7 +107,7 @@ export function systemMeasures(
   for (const cluster of kept) {
     const x = mean(cluster.lines.map((l) => l.x));
     const last = groups[groups.length - 1];
-    if (last && x - mean(last.map((l) => l.x)) < space * 1.5) last.push(...cluster.lines);
+    if (last && x - mean(last.map((l) => l.x)) < space * BARLINE_GROUP) last.push(...cluster.lines);
     else groups.push([...cluster.lines]);
   }
 
@@ -109,11 +123,11 @@ export function systemMeasures(
     const fromStart = Math.min(...group.flatMap((l) => l.staves.filter((s) => members.has(s)).map((s) => l.x - staves[s]!.x0)));
     const toEnd = Math.min(...group.flatMap((l) => l.staves.filter((s) => members.has(s)).map((s) => staves[s]!.x1 - l.x)));
     // The line joining the staves at the system's left edge is not a barline; a forward repeat there is.
-    if (Math.min(x - start, fromStart) < space * 1.5) {
+    if (Math.min(x - start, fromStart) < space * SYSTEM_EDGE) {
       if (barline?.repeat?.direction === 'forward') left[0] = barline;
       continue;
     }
-    if (Math.min(end - x, toEnd) < space * 1.5) {
+    if (Math.min(end - x, toEnd) < space * SYSTEM_EDGE) {
       right.push(barline);
       continue;
     }
@@ -139,10 +153,10 @@ function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], 
   const strokes: BarlineSymbol[] = [];
   for (const line of [...group].sort((a, b) => a.x - b.x)) {
     const last = strokes[strokes.length - 1];
-    if (!last || line.x - last.x > space * 0.4) strokes.push(line);
+    if (!last || line.x - last.x > space * SAME_STROKE) strokes.push(line);
     else if (line.thickness > last.thickness) strokes[strokes.length - 1] = line;
   }
-  const heavy = (l: BarlineSymbol) => l.thickness >= space * 0.35;
+  const heavy = (l: BarlineSymbol) => l.thickness >= space * HEAVY_STROKE;
   let style: BarStyle = 'regular';
   if (strokes.length >= 2) {
     const [a, b] = [strokes[0]!, strokes[strokes.length - 1]!];
@@ -177,7 +191,7 @@ function systemLean(lines: readonly BarlineSymbol[], ranks: (l: BarlineSymbol) =
       if (Math.min(...ranks(b)) !== ra + 1) continue;
       const dy = centreY(b) - centreY(a);
       const dx = b.x - a.x;
-      if (dy <= 0 || Math.abs(dx) > space * 2.5) continue;
+      if (dy <= 0 || Math.abs(dx) > space * LEAN_REACH) continue;
       const bin = Math.round((dx / dy) * 100);
       for (const near of [bin - 1, bin, bin + 1]) votes.set(near, (votes.get(near) ?? 0) + (near === bin ? 2 : 1));
     }

@@ -40,7 +40,7 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: Symbo
     const y = (c.y0 + c.y1) / 2;
     if (x < staff.x0 && symbols.braces.some((b) => x > b.x0 && x < b.x1 && y > b.y0 && y < b.y1)) return true;
     const next = all[i + 1];
-    return i === 0 && !!next && x < staff.x0 + space && next.x0 - c.x1 < space * 2;
+    return i === 0 && !!next && x < staff.x0 + space && next.x0 - c.x1 < space * CLEF_PAIR_GAP;
   };
   const clefSymbols = mine(symbols.clefs)
     .filter((c, i, all) => !misread(c, i, all))
@@ -57,8 +57,8 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: Symbo
   const keyAccidentals = new Set<AccidentalSymbol>();
   const keys: Placed<number>[] = [];
   // Key signatures start after the opening clef, after a clef change, or just after a barline.
-  const starts = [...clefSymbols.map((c) => c.x1), ...barlineXs.map((x) => x + space * 0.3)].sort((a, b) => a - b);
-  if (!clefSymbols.length) starts.unshift(staff.x0 + space * 3);
+  const starts = [...clefSymbols.map((c) => c.x1), ...barlineXs.map((x) => x + space * KEY_AFTER_BARLINE)].sort((a, b) => a - b);
+  if (!clefSymbols.length) starts.unshift(staff.x0 + space * KEY_WITHOUT_CLEF);
   const clefAt = (x: number): Clef => clefs.filter((c) => c.x < x).pop()?.value ?? clefs[0]?.value ?? { sign: 'G', line: 2 };
   const opening = clefSymbols[0]?.x1 ?? starts[0];
   for (const from of starts) {
@@ -231,11 +231,38 @@ function groupTime(glyphs: readonly TimeGlyph[], space: number): Placed<TimeGlyp
   const groups: TimeGlyph[][] = [];
   for (const g of glyphs) {
     const last = groups[groups.length - 1];
-    if (last && g.x0 - Math.max(...last.map((l) => l.x1)) < space * 0.6) last.push(g);
+    if (last && g.x0 - Math.max(...last.map((l) => l.x1)) < space * TIME_GLYPH_GAP) last.push(g);
     else groups.push([g]);
   }
   return groups.map((g) => ({ x: Math.min(...g.map((l) => l.x0)), value: g }));
 }
+
+/** Distances from each accidental of a run to the next. */
+function strides(run: readonly AccidentalSymbol[]): number[] {
+  return run.slice(1).map((a, i) => a.x0 - run[i]!.x0);
+}
+
+/** A key signature's first accidental stands within this many spaces of where keys start … */
+const KEY_FIRST_REACH = 2.2;
+/** … each next one within this many spaces of the last one's right edge. */
+const KEY_NEXT_REACH = 1.4;
+/** A key accidental starts no more than this many spaces before where keys start. */
+const KEY_START_SLACK = 0.3;
+/** Sharps and flats of a key are at least this many spaces tall (a sliver cut off one is not another). */
+const KEY_ACCIDENTAL_HEIGHT = 1.5;
+/** An accidental with a head this close after it (from this far inside its right edge), at its pitch, is that note's. */
+const NOTE_ACCIDENTAL_GAP = 0.8;
+const NOTE_ACCIDENTAL_OVERLAP = 0.2;
+/** A key's accidentals stand evenly: one further than this many times the widest stride so far (plus {@link KEY_STRIDE_SLACK} spaces) is not the key's. */
+const KEY_STRIDE_SPREAD = 1.6;
+const KEY_STRIDE_SLACK = 0.2;
+/** Keys start this many spaces after a barline, and this far into a staff without a clef. */
+const KEY_AFTER_BARLINE = 0.3;
+const KEY_WITHOUT_CLEF = 3;
+/** Time glyphs closer than this many spaces side by side are one signature (12 over 8). */
+const TIME_GLYPH_GAP = 0.6;
+/** An opening clef read where the staff begins, with another clef within this many spaces after it, is a misreading. */
+const CLEF_PAIR_GAP = 2;
 
 /**
  * Sharps or flats (or naturals cancelling a key) in a row from `from`, each
@@ -243,32 +270,27 @@ function groupTime(glyphs: readonly TimeGlyph[], space: number): Placed<TimeGlyp
  * anything else. An accidental right before a head at its pitch is that
  * note's, not the key's.
  */
-/** Distances from each accidental of a run to the next. */
-function strides(run: readonly AccidentalSymbol[]): number[] {
-  return run.slice(1).map((a, i) => a.x0 - run[i]!.x0);
-}
-
 function keyRun(accidentals: readonly AccidentalSymbol[], heads: readonly Head[], from: number, times: readonly Placed<TimeGlyph[]>[], space: number): AccidentalSymbol[] {
   const stopAt = Math.min(
     ...heads.filter((h) => h.x0 > from).map((h) => h.x0),
     ...times.filter((t) => t.x > from).map((t) => t.x),
   );
   const run: AccidentalSymbol[] = [];
-  let reach = from + space * 2.2;
+  let reach = from + space * KEY_FIRST_REACH;
   for (const a of accidentals) {
     // A sliver the class map cut off a sharp or flat is not one more of them.
-    if (a.x0 < from - space * 0.3 || a.y1 - a.y0 < space * 1.5) continue;
+    if (a.x0 < from - space * KEY_START_SLACK || a.y1 - a.y0 < space * KEY_ACCIDENTAL_HEIGHT) continue;
     if (a.x0 > reach || a.x1 > stopAt) break;
     const kind = run[0]?.kind ?? a.kind;
     if (a.kind !== kind || a.kind === 'double-sharp' || a.kind === 'flat-flat') break;
-    const ownsHead = heads.some((h) => h.x0 > a.x1 - space * 0.2 && h.x0 - a.x1 < space * 0.8 && Math.abs(h.position - a.position) <= 1);
+    const ownsHead = heads.some((h) => h.x0 > a.x1 - space * NOTE_ACCIDENTAL_OVERLAP && h.x0 - a.x1 < space * NOTE_ACCIDENTAL_GAP && Math.abs(h.position - a.position) <= 1);
     if (ownsHead) break;
     // A key signature's accidentals stand evenly spaced; one further off (a cautionary accidental in
     // parentheses before the first note) is not part of it.
     const previous = run[run.length - 1];
-    if (previous && run.length >= 2 && a.x0 - previous.x0 > Math.max(...strides(run)) * 1.6 + space * 0.2) break;
+    if (previous && run.length >= 2 && a.x0 - previous.x0 > Math.max(...strides(run)) * KEY_STRIDE_SPREAD + space * KEY_STRIDE_SLACK) break;
     run.push(a);
-    reach = a.x1 + space * 1.4;
+    reach = a.x1 + space * KEY_NEXT_REACH;
     if (run.length === 7) break;
   }
   return run;

@@ -103,10 +103,10 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
         if (h.staff !== head.staff || h.kind !== head.kind) return false;
         const dx = Math.abs(h.x - head.x);
         const dy = Math.abs(h.y - head.y);
-        return (dx < space * 0.6 && dy <= space * 1.3) || (dx < space * 1.6 && dy <= space * 0.6);
+        return (dx < space * TOUCH_ACROSS && dy <= space * TOUCH_DOWN) || (dx < space * TOUCH_SIDE_ACROSS && dy <= space * TOUCH_SIDE_DOWN);
       });
-      const inLine = stem.x >= head.x0 - space * 0.4 && stem.x <= head.x1 + space * 0.4;
-      const beyondEnd = Math.min(Math.abs(head.y - stem.y1), Math.abs(stem.y0 - head.y)) < space * 1.5;
+      const inLine = stem.x >= head.x0 - space * STEM_SIDE_REACH && stem.x <= head.x1 + space * STEM_SIDE_REACH;
+      const beyondEnd = Math.min(Math.abs(head.y - stem.y1), Math.abs(stem.y0 - head.y)) < space * BEYOND_STEM_END;
       const continues = inLine && beyondEnd && group.some((h) => h.staff === head.staff && h.kind === head.kind);
       if (touching || continues) {
         group.push(head);
@@ -122,7 +122,7 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
       const stroke = strokeFromStem(stem, group, symbols, sight, space);
       // A piece of stem that stays among its heads says nothing of the stroke's value; a beam may.
       // Its side still tells which way the stem goes: down from the heads' left edge, up from their right.
-      const beamed = !stroke.hooks && stemReach(stroke) < space * 0.5 ? stemUnderBeam(group, sight, space, stem.x < stroke.x ? 'down' : 'up') : undefined;
+      const beamed = !stroke.hooks && stemReach(stroke) < space * SHORT_STEM ? stemUnderBeam(group, sight, space, stem.x < stroke.x ? 'down' : 'up') : undefined;
       strokes.push(beamed ? strokeFromStem(beamed, group, symbols, sight, space) : stroke);
       continue;
     }
@@ -147,6 +147,59 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
   markBeamGroups(chords, sight, space);
   return [...chords, ...rests];
 }
+
+/*
+ * How strokes are put together, in staff spaces. These are the sizes of the engraving, not fitted
+ * values: a notehead is about 1.2 spaces wide and 1 tall, a stem starts at a head's edge, beams and
+ * flags hang from its free end, dots stand about a space after the heads.
+ */
+/** A head and a stem touch when the stem stands within this of the head's left or right edge … */
+const STEM_SIDE_REACH = 0.4;
+/** … and its extent reaches within this of the head's centre, up or down. */
+const STEM_END_REACH = 0.7;
+/** An up-stem of a second voice on a shared head rises at least this far above it. */
+const OTHER_VOICE_RISE = 1.5;
+/** A stemless head joins a chord whose head it touches: this close across … */
+const TOUCH_ACROSS = 0.6;
+/** … and up to this far apart up or down (a second's heads side by side: {@link TOUCH_SIDE_ACROSS} across, {@link TOUCH_SIDE_DOWN} down). */
+const TOUCH_DOWN = 1.3;
+const TOUCH_SIDE_ACROSS = 1.6;
+const TOUCH_SIDE_DOWN = 0.6;
+/** A head just beyond a stem's end, in line with it, within this of the end, is the chord's (an octave under ledger lines). */
+const BEYOND_STEM_END = 1.5;
+/** A stem reaching less than this past its heads says nothing of its value; a beam where it would run may. */
+const SHORT_STEM = 0.5;
+/** A stem seen only this far or less beyond its heads goes the way its side says (down from the left, up from the right). */
+const STEM_SEEN_BEYOND = 1.5;
+/** Beams are counted from the stem's tip back to this short of its nearest head. */
+const BEAM_STACK_CLEAR_OF_HEAD = 0.6;
+/** A piece of a blurred chord's stem reaches less than this past its heads … */
+const STEM_FRAGMENT_REACH = 2;
+/** … stands this close to the chord across … */
+const STEM_FRAGMENT_ACROSS = 0.6;
+/** … and its heads stand at most this far from the chord's (a third): an octave away is a note of its own. */
+const STEM_FRAGMENT_NEAR = 1.6;
+/** Stemless heads this close across are one chord. */
+const STACK_ACROSS = 0.8;
+/** A stem looked for in a beam column stands this far inside the heads' edge. */
+const BEAM_COLUMN_INSET = 0.1;
+/** A flag hangs from the stem: from this far left of it … */
+const FLAG_LEFT = 0.3;
+/** … to this far right, within this of the stem's tip up or down. */
+const FLAG_RIGHT = 0.6;
+const FLAG_TIP_REACH = 1.5;
+/** An up-stem's flag pushes its dots this far right of the stem. */
+const FLAG_WIDTH = 0.9;
+/** A dot stands level with a head (or a space next to it): its centre within this of the head's … */
+const DOT_LEVEL = 0.8;
+/** … from just inside the heads' right edge (by this) … */
+const DOT_INSET = 0.1;
+/** … to this far right of it, the first within {@link FIRST_DOT_REACH}, each next within {@link NEXT_DOT_REACH} of the last. */
+const DOT_REACH = 3;
+const FIRST_DOT_REACH = 1.6;
+const NEXT_DOT_REACH = 1.2;
+/** Two dots closer than this are one, seen twice (two heads of a chord). */
+const SAME_DOT = 0.4;
 
 /** How far apart, in spaces, two strokes of one beam may stand (a sparse measure of eighths). */
 const BEAM_GROUP_REACH = 10;
@@ -197,10 +250,10 @@ function stemReach({ heads, stem }: Stroke): number {
 function withoutStemFragments(strokes: readonly Stroke[], symbols: SymbolsSeen, sight: PageSight, space: number): Stroke[] {
   const out = [...strokes];
   for (const piece of strokes) {
-    if (!piece.stem || piece.hooks || piece.grace || !out.includes(piece) || stemReach(piece) >= space * 2) continue;
+    if (!piece.stem || piece.hooks || piece.grace || !out.includes(piece) || stemReach(piece) >= space * STEM_FRAGMENT_REACH) continue;
     // Its heads and the chord's stand close (a third apart at most): an octave above a chord is a note of its own.
-    const near = (s: Stroke) => Math.min(...s.heads.flatMap((a) => piece.heads.map((b) => Math.abs(a.y - b.y)))) <= space * 1.6;
-    const host = out.find((s) => s !== piece && s.stem && s.staff === piece.staff && !s.grace && Math.abs(s.x - piece.x) < space * 0.6 && stemReach(s) >= space * 2 && near(s));
+    const near = (s: Stroke) => Math.min(...s.heads.flatMap((a) => piece.heads.map((b) => Math.abs(a.y - b.y)))) <= space * STEM_FRAGMENT_NEAR;
+    const host = out.find((s) => s !== piece && s.stem && s.staff === piece.staff && !s.grace && Math.abs(s.x - piece.x) < space * STEM_FRAGMENT_ACROSS && stemReach(s) >= space * STEM_FRAGMENT_REACH && near(s));
     if (!host) continue;
     const heads = [...host.heads, ...piece.heads.filter((h) => !host.heads.includes(h))];
     out.splice(out.indexOf(host), 1, strokeFromStem(host.stem!, heads, symbols, sight, space));
@@ -226,8 +279,8 @@ function attachedStem(head: Head, stems: readonly Stem[], space: number): Stem |
   let best: Stem | undefined;
   let bestDistance = Infinity;
   for (const stem of stems) {
-    if (stem.x < head.x0 - space * 0.4 || stem.x > head.x1 + space * 0.4) continue;
-    if (stem.y0 > head.y + space * 0.7 || stem.y1 < head.y - space * 0.7) continue;
+    if (stem.x < head.x0 - space * STEM_SIDE_REACH || stem.x > head.x1 + space * STEM_SIDE_REACH) continue;
+    if (stem.y0 > head.y + space * STEM_END_REACH || stem.y1 < head.y - space * STEM_END_REACH) continue;
     // The stem rises from one end of the head; a stem passing through its middle belongs to a neighbour.
     const atLeft = Math.abs(stem.x - head.x0) < Math.abs(stem.x - head.x1);
     // A stem at the head's left edge is a down-stem and hangs well below it; a neighbour's up-stem
@@ -245,8 +298,8 @@ function attachedStem(head: Head, stems: readonly Stem[], space: number): Stem |
 
 /** The stem of the other voice sharing a head whose own stem is `stem`: opposite side, opposite way, each leaving the head. */
 function otherVoiceStem(head: Head, stem: Stem, stems: readonly Stem[], space: number): Stem | undefined {
-  const rises = (s: Stem) => Math.abs(s.x - head.x1) < space * 0.4 && head.y - s.y0 >= space * 1.5 && Math.abs(s.y1 - head.y) < space * 0.7;
-  const falls = (s: Stem) => Math.abs(s.x - head.x0) < space * 0.4 && s.y1 - head.y >= space * STEM_REACH && Math.abs(s.y0 - head.y) < space * 0.7;
+  const rises = (s: Stem) => Math.abs(s.x - head.x1) < space * STEM_SIDE_REACH && head.y - s.y0 >= space * OTHER_VOICE_RISE && Math.abs(s.y1 - head.y) < space * STEM_END_REACH;
+  const falls = (s: Stem) => Math.abs(s.x - head.x0) < space * STEM_SIDE_REACH && s.y1 - head.y >= space * STEM_REACH && Math.abs(s.y0 - head.y) < space * STEM_END_REACH;
   const wanted = rises(stem) ? falls : falls(stem) ? rises : undefined;
   return wanted && stems.find((s) => s !== stem && s.staff === head.staff && wanted(s));
 }
@@ -260,11 +313,11 @@ function strokeFromStem(stem: Stem, heads: Head[], symbols: SymbolsSeen, sight: 
   const below = stem.y1 - headBottom;
   const left = Math.min(...heads.map((h) => h.x0));
   const right = Math.max(...heads.map((h) => h.x1));
-  const up = Math.max(above, below) < space * 1.5 ? stem.x - left > right - stem.x : above > below;
+  const up = Math.max(above, below) < space * STEM_SEEN_BEYOND ? stem.x - left > right - stem.x : above > below;
   const tip = up ? stem.y0 : stem.y1;
   // Beams stack from the tip towards the heads; the nearest head bounds the stack.
   const nearestHead = up ? headTop : headBottom;
-  const beams = sight.beamsAtStem(stem.x, tip, up, Math.abs(nearestHead - tip) - space * 0.6);
+  const beams = sight.beamsAtStem(stem.x, tip, up, Math.abs(nearestHead - tip) - space * BEAM_STACK_CLEAR_OF_HEAD);
   const flags = beams ? 0 : flagsAt(symbols, stem, tip, space);
   return makeStroke(heads, stem, up, beams, beams + flags, symbols, space);
 }
@@ -277,7 +330,7 @@ function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefin
   const y1 = Math.max(...heads.map((h) => h.y1), stem?.y1 ?? -Infinity);
   const headsRight = Math.max(...heads.map((h) => h.x1));
   // A flag hangs to the right of an up stem: dots come after it.
-  const dotsFrom = up && hooks > beams && stem ? Math.max(headsRight, stem.x + space * 0.9) : headsRight;
+  const dotsFrom = up && hooks > beams && stem ? Math.max(headsRight, stem.x + space * FLAG_WIDTH) : headsRight;
   const confidence = Math.min(...heads.map((h) => h.confidence), stem?.confidence ?? 1);
   return {
     kind: 'chord',
@@ -311,8 +364,8 @@ function stemUnderBeam(group: readonly Head[], sight: PageSight, space: number, 
   const top = Math.min(...group.map((h) => h.y));
   const bottom = Math.max(...group.map((h) => h.y));
   const sides = [
-    { side: 'down', x: Math.min(...group.map((h) => h.x0)) + space * 0.1, from: bottom, way: 1 as const },
-    { side: 'up', x: Math.max(...group.map((h) => h.x1)) - space * 0.1, from: top, way: -1 as const },
+    { side: 'down', x: Math.min(...group.map((h) => h.x0)) + space * BEAM_COLUMN_INSET, from: bottom, way: 1 as const },
+    { side: 'up', x: Math.max(...group.map((h) => h.x1)) - space * BEAM_COLUMN_INSET, from: top, way: -1 as const },
   ].filter(({ side }) => !only || side === only);
   const found = sides.flatMap(({ x, from, way }) => {
     const stack = sight.beamBeyond(x, from, way);
@@ -331,7 +384,7 @@ function stacks(heads: readonly Head[], space: number): Head[][] {
   const groups: Head[][] = [];
   for (const head of sorted) {
     const last = groups[groups.length - 1];
-    if (last && last[0]!.staff === head.staff && Math.abs(last[0]!.x - head.x) < space * 0.8) last.push(head);
+    if (last && last[0]!.staff === head.staff && Math.abs(last[0]!.x - head.x) < space * STACK_ACROSS) last.push(head);
     else groups.push([head]);
   }
   return groups;
@@ -341,8 +394,8 @@ function stacks(heads: readonly Head[], space: number): Head[][] {
 function flagsAt(symbols: SymbolsSeen, stem: Stem, tip: number, space: number): number {
   let count = 0;
   for (const flag of symbols.flags) {
-    if (flag.x0 > stem.x + space * 0.6 || flag.x1 < stem.x - space * 0.3) continue;
-    if (flag.y0 > tip + space * 1.5 || flag.y1 < tip - space * 1.5) continue;
+    if (flag.x0 > stem.x + space * FLAG_RIGHT || flag.x1 < stem.x - space * FLAG_LEFT) continue;
+    if (flag.y0 > tip + space * FLAG_TIP_REACH || flag.y1 < tip - space * FLAG_TIP_REACH) continue;
     count = Math.max(count, flag.count);
   }
   return count;
@@ -354,20 +407,20 @@ function flagsAt(symbols: SymbolsSeen, stem: Stem, tip: number, space: number): 
  * by side, and only the second may be dotted.
  */
 function dotsAfter(from: number, own: readonly { x: number; y: number }[], symbols: SymbolsSeen, space: number): number {
-  const level = (d: { y: number }, y: number) => Math.abs(d.y - y) < space * 0.8;
+  const level = (d: { y: number }, y: number) => Math.abs(d.y - y) < space * DOT_LEVEL;
   const candidates = symbols.dots
-    .filter((d) => d.x > from - space * 0.1 && d.x < from + space * 3 && own.some((h) => level(d, h.y)))
+    .filter((d) => d.x > from - space * DOT_INSET && d.x < from + space * DOT_REACH && own.some((h) => level(d, h.y)))
     .filter((d) => !symbols.heads.some((h) => !own.includes(h) && own.every((o) => h.x > o.x) && h.x < d.x && level(d, h.y)))
     .sort((a, b) => a.x - b.x);
   let count = 0;
-  let reach = from + space * 1.6;
+  let reach = from + space * FIRST_DOT_REACH;
   let lastX = -Infinity;
   for (const dot of candidates) {
     if (dot.x > reach) break;
-    if (dot.x - lastX < space * 0.4) continue; // the same dot seen twice (two heads of a chord)
+    if (dot.x - lastX < space * SAME_DOT) continue;
     count++;
     lastX = dot.x;
-    reach = dot.x + space * 1.2;
+    reach = dot.x + space * NEXT_DOT_REACH;
     if (count === 3) break;
   }
   return count;
