@@ -39,7 +39,18 @@ export interface ScoreSightEnv {
    * The self-contained bundle sets it to its own `tesseract/` folder.
    */
   tesseractBase: string | undefined;
+  /**
+   * What runs the models, read when each model first loads: `'auto'` (default) uses onnxruntime-node's native
+   * CPU backend in Node when the package is installed (`npm install onnxruntime-node`, about three times
+   * faster than WebAssembly) and onnxruntime-web's WebAssembly otherwise, and always in browsers; `'wasm'`
+   * always uses WebAssembly; `'native'` requires onnxruntime-node and fails with `BACKEND_UNAVAILABLE` without it.
+   * Both give the same class maps but for float rounding.
+   */
+  backend: InferenceBackend;
 }
+
+/** What runs the models: see {@link ScoreSightEnv.backend}. */
+export type InferenceBackend = 'auto' | 'wasm' | 'native';
 
 const crossOriginIsolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
@@ -82,6 +93,7 @@ export const env: ScoreSightEnv = {
   threads: defaultThreads(),
   tessdata: undefined,
   tesseractBase: undefined,
+  backend: 'auto',
 };
 
 /** Reads an asset relative to a base: the file system in Node, fetch elsewhere. */
