@@ -4,7 +4,7 @@
  * it run them on WebAssembly, and browser builds never name it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,8 +22,8 @@ const withoutNative = (...args: string[]) =>
     env: { ...process.env, HIDE_PACKAGES: NATIVE },
   });
 
-/** A script for the built library: the backend the models run on, after recognising the melody with `backend`. */
-const recognizeWith = (backend: string) => `
+/** A script for the built library that prints the backend the models ran on, after recognising the melody with `backend`. */
+const script = (backend: string) => `
   import { readFileSync } from 'node:fs';
   import { env, activeBackend, recognizeScore } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/node/index.js')).href)};
   env.backend = ${JSON.stringify(backend)};
@@ -38,6 +38,12 @@ const recognizeWith = (backend: string) => `
 describe('the native inference backend is optional', () => {
   const out = mkdtempSync(join(tmpdir(), 'scoresight-no-native-'));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
+  /** The script's file (Node's module hooks refuse --input-type with -e). */
+  const recognizeWith = (backend: string) => {
+    const file = join(out, `recognize-${backend}.mjs`);
+    writeFileSync(file, script(backend));
+    return file;
+  };
 
   it('is an optional peer dependency (never downloaded for browsers) and a development one', () => {
     expect(pkg.peerDependencies[NATIVE]).toMatch(/1\.30/);
@@ -47,14 +53,16 @@ describe('the native inference backend is optional', () => {
   });
 
   it('is what the built library runs on where it is installed', { timeout: 60_000 }, () => {
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', recognizeWith('auto')], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [recognizeWith('auto')], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout), run.stderr).toEqual({ backend: 'native', measures: 8 });
   });
 
   it('without it, the built library and command line read on WebAssembly; asked for by name, it is BACKEND_UNAVAILABLE', { timeout: 120_000 }, () => {
-    const auto = withoutNative('--input-type=module', '-e', recognizeWith('auto'));
+    const auto = withoutNative(recognizeWith('auto'));
+    expect(auto.status, auto.stderr).toBe(0);
     expect(JSON.parse(auto.stdout), auto.stderr).toEqual({ backend: 'wasm', measures: 8 });
-    const native = JSON.parse(withoutNative('--input-type=module', '-e', recognizeWith('native')).stdout);
+    const native = JSON.parse(withoutNative(recognizeWith('native')).stdout);
     expect(native.code).toBe('BACKEND_UNAVAILABLE');
     expect(native.message).toContain(`npm install ${NATIVE}`);
     const cli = withoutNative(join(ROOT, 'bin/scoresight.js'), 'recognize', join(FIXTURES, 'melody-300dpi.png'), '--no-text', '--out', out);
