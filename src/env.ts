@@ -19,9 +19,9 @@ export interface ScoreSightEnv {
    */
   wasmBase: string | undefined;
   /**
-   * WebAssembly threads for inference; default {@link defaultThreads}: the cores available, up to
-   * {@link MAX_DEFAULT_THREADS} (in browsers only on a cross-origin isolated page, else 1). Set it
-   * before the first recognition to override.
+   * Threads for inference (WebAssembly's, or each model's on the native backend); default
+   * {@link defaultThreads}: the cores available, up to {@link MAX_DEFAULT_THREADS} (in browsers only on a
+   * cross-origin isolated page, else 1). Set it before the first recognition to override.
    */
   threads: number;
   /**
