@@ -181,7 +181,7 @@ async function cold(spec: PageSpec, backend: Backend | undefined, readText: bool
   const stages = {
     'start Node': process_.started / 1000,
     'load library, write, exit': (process_.exited - process_.started) / 1000 - recognition,
-    'count pages + start text': recognition - page,
+    'count pages + text': recognition - page,
     'page (models load)': page,
     'spawn + teardown': r.seconds - process_.exited / 1000,
   };
