@@ -41,8 +41,9 @@ export interface ScoreSightEnv {
   tesseractBase: string | undefined;
   /**
    * What runs the models, read when each model first loads: `'auto'` (default) uses onnxruntime-node's native
-   * CPU backend in Node when the package is installed (`npm install onnxruntime-node`, about three times
-   * faster than WebAssembly) and onnxruntime-web's WebAssembly otherwise, and always in browsers; `'wasm'`
+   * CPU backend in Node when the package is installed (`npm install onnxruntime-node`: the symbol model runs
+   * about three times faster than on WebAssembly, a dense page about twice as fast) and onnxruntime-web's
+   * WebAssembly otherwise, and always in browsers; `'wasm'`
    * always uses WebAssembly; `'native'` requires onnxruntime-node and fails with `BACKEND_UNAVAILABLE` without it.
    * Both give the same class maps but for float rounding.
    */
