@@ -48,10 +48,30 @@ const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/'",
 /** Empties an output folder first: chunk names carry content hashes, and old chunks and maps would pile up and ship. */
 const clean = (dir) => ({ name: 'clean', buildStart: () => rmSync(dir, { recursive: true, force: true }) });
 
-const build = (input, dir) => ({
+// onnxruntime-node (the native backend, an optional peer dependency) is for Node only: browser builds replace its one
+// import with a rejection, so that no bundler looks for it, and refuse any output that still names it.
+const NATIVE_RUNTIME = 'onnxruntime-node';
+const withoutNativeRuntime = () =>
+  rewrite('without-native-runtime', '/src/symbols/onnx-model.ts', [
+    [`import('${NATIVE_RUNTIME}')`, `Promise.reject(new Error('${NATIVE_RUNTIME} runs in Node only'))`],
+  ]);
+const noNativeRuntime = () => ({
+  name: 'no-native-runtime',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type !== 'chunk') continue;
+      const imports = [...chunk.imports, ...chunk.dynamicImports].filter((id) => id === NATIVE_RUNTIME || id.startsWith(`${NATIVE_RUNTIME}/`));
+      if (imports.length || chunk.code.includes(`import('${NATIVE_RUNTIME}`) || chunk.code.includes(`import("${NATIVE_RUNTIME}`)) {
+        throw new Error(`${chunk.fileName} imports ${NATIVE_RUNTIME}, which browsers cannot load`);
+      }
+    }
+  },
+});
+
+const build = (input, dir, { browser = false } = {}) => ({
   input,
   external,
-  plugins: [clean(dir), assetPaths(), ts()],
+  plugins: [clean(dir), assetPaths(), ...(browser ? [withoutNativeRuntime(), noNativeRuntime()] : []), ts()],
   output: { dir, format: 'es', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
   onwarn(warning, warn) {
     // xmlbuilder2 and fflate are external; anything else unresolved is a real problem.
@@ -215,6 +235,7 @@ const bundle = {
     ]),
     // libwebp's loader fetches its WebAssembly beside its own script, which is now a chunk of the bundle.
     rewrite('webp-wasm-path', '/codec/dec/webp_dec.js', [['"webp_dec.wasm"', '"./wasm/webp_dec.wasm"']]),
+    withoutNativeRuntime(),
     alias(),
     shims(),
     resolve({ browser: true, preferBuiltins: false, exportConditions: ['browser', 'import', 'module', 'default'] }),
@@ -222,6 +243,7 @@ const bundle = {
     commonjs({ ignore: nodeBuiltin, ignoreDynamicRequires: true }),
     ts(),
     noStaticNodeImports(),
+    noNativeRuntime(),
     clean(BUNDLE),
     copyAssets(),
     printSizes(),
@@ -244,6 +266,6 @@ const bundle = {
 
 export default [
   build({ index: 'src/index.ts', node: 'src/node.ts', cli: 'src/cli/main.ts', ...worker }, 'dist/node'),
-  build({ index: 'src/index.ts', ...worker }, 'dist/browser'),
+  build({ index: 'src/index.ts', ...worker }, 'dist/browser', { browser: true }),
   bundle,
 ];

@@ -22,6 +22,7 @@ export default mergeConfig(
         'test/recognize/**',
         'test/jobs/recognition-job.test.ts',
         'test/symbols/segment.test.ts',
+        'test/symbols/backends.test.ts',
         'test/symbols/digits.test.ts',
         'test/text/page-text.test.ts',
         'test/text/recognize-text.test.ts',

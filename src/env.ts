@@ -19,9 +19,9 @@ export interface ScoreSightEnv {
    */
   wasmBase: string | undefined;
   /**
-   * WebAssembly threads for inference; default {@link defaultThreads}: the cores available, up to
-   * {@link MAX_DEFAULT_THREADS} (in browsers only on a cross-origin isolated page, else 1). Set it
-   * before the first recognition to override.
+   * Threads for inference (WebAssembly's, or each model's on the native backend); default
+   * {@link defaultThreads}: the cores available, up to {@link MAX_DEFAULT_THREADS} (in browsers only on a
+   * cross-origin isolated page, else 1). Set it before the first recognition to override.
    */
   threads: number;
   /**
@@ -39,7 +39,19 @@ export interface ScoreSightEnv {
    * The self-contained bundle sets it to its own `tesseract/` folder.
    */
   tesseractBase: string | undefined;
+  /**
+   * What runs the models, read when each model first loads: `'auto'` (default) uses onnxruntime-node's native
+   * CPU backend in Node when the package is installed (`npm install onnxruntime-node`: the symbol model runs
+   * about three times faster than on WebAssembly, a dense page about twice as fast) and onnxruntime-web's
+   * WebAssembly otherwise, and always in browsers; `'wasm'`
+   * always uses WebAssembly; `'native'` requires onnxruntime-node and fails with `BACKEND_UNAVAILABLE` without it.
+   * Both give the same class maps but for float rounding.
+   */
+  backend: InferenceBackend;
 }
+
+/** What runs the models: see {@link ScoreSightEnv.backend}. */
+export type InferenceBackend = 'auto' | 'wasm' | 'native';
 
 const crossOriginIsolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
@@ -82,6 +94,7 @@ export const env: ScoreSightEnv = {
   threads: defaultThreads(),
   tessdata: undefined,
   tesseractBase: undefined,
+  backend: 'auto',
 };
 
 /** Reads an asset relative to a base: the file system in Node, fetch elsewhere. */

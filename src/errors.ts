@@ -53,6 +53,8 @@ export type OmrErrorCode =
   | 'UNSUPPORTED_TABLATURE'
   // A recognition worker died (out of memory, a crash); only its job fails.
   | 'WORKER_CRASHED'
+  // The inference backend asked for (env.backend 'native': onnxruntime-node) cannot be loaded here.
+  | 'BACKEND_UNAVAILABLE'
   // The job store failed (permissions, a full disk: 507); only the account it belongs to is affected.
   | 'STORAGE_FAILED'
   // Anything else; the message says what happened.
@@ -96,6 +98,7 @@ const DEFAULT_STATUS: Partial<Record<OmrErrorCode, number>> = {
   CONFLICT: 409,
   WORKER_CRASHED: 500,
   STORAGE_FAILED: 500,
+  BACKEND_UNAVAILABLE: 500,
   FILE_TOO_LARGE: 413,
   INTERNAL_ERROR: 500,
 };

@@ -14,6 +14,7 @@ import type { PageStages } from '../recognize/recognize-page.js';
 import { pageViews, scoreViews } from '../recognize/stage-views.js';
 import { encodePng } from '../image/png-encode.js';
 import type { Score } from '../score/model.js';
+import { activeBackend } from '../symbols/onnx-model.js';
 import { checkPagesExist } from './page-list.js';
 import { createProgress, type PageTiming } from './progress.js';
 
@@ -66,6 +67,8 @@ export interface RecognizeSummary {
   lowConfidenceMeasures: { part: string; measure: string; index: number; page: number; confidence: number }[];
   outputs: { format: string; path: string }[];
   modelVersion: string;
+  /** What ran the models: onnxruntime-node's native CPU backend where it is installed, else WebAssembly (env.backend). */
+  backend: 'wasm' | 'native';
   textRead: boolean;
 }
 
@@ -112,7 +115,7 @@ export async function runRecognize(command: RecognizeCommand, io: RecognizeIO): 
     });
     progress.finish();
     const seconds = (performance.now() - started) / 1000;
-    const summary = summarise(score, command, { total, selected, timings: progress.timings, reports, seconds });
+    const summary = summarise(score, command, { total, selected, timings: progress.timings, reports, seconds, backend: await activeBackend() });
     if (chatty) io.stdout(`recognised ${summary.parts.length} part(s), ${summary.measures} measures, ${summary.notes} notes in ${seconds.toFixed(1)} s\n`);
     if (!command.quiet) for (const warning of summary.warnings) io.stderr(`warning: ${warning}\n`);
     const outDir = command.outDir ?? dirname(command.inputs[0]!);
@@ -163,7 +166,7 @@ function fail(error: OmrError, command: RecognizeCommand, io: RecognizeIO): numb
 function summarise(
   score: Score,
   command: RecognizeCommand,
-  run: { total: number; selected: number[]; timings: readonly PageTiming[]; reports: readonly PageReport[]; seconds: number },
+  run: { total: number; selected: number[]; timings: readonly PageTiming[]; reports: readonly PageReport[]; seconds: number; backend: 'wasm' | 'native' },
 ): RecognizeSummary {
   const parts = score.parts.map((part) => ({
     id: part.id,
@@ -201,6 +204,7 @@ function summarise(
     lowConfidenceMeasures,
     outputs: [],
     modelVersion: RECOGNITION_MODEL_VERSION,
+    backend: run.backend,
     textRead: command.readText,
   };
 }

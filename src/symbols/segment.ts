@@ -4,7 +4,8 @@
  * stem, beam, notehead kinds, rests, accidentals, clefs …) at half resolution.
  *
  * It runs through onnxruntime-web's WebAssembly backend, the same code in
- * Node and in browsers. Only bands around detected staves are processed:
+ * Node and in browsers, or in Node onnxruntime-node's native one where it is
+ * installed (onnx-model.ts). Only bands around detected staves are processed:
  * margins and blank paper cost nothing.
  */
 import * as ort from 'onnxruntime-web';

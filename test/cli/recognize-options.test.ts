@@ -48,6 +48,8 @@ describe('scoresight recognize --json --pages --no-text, without --out', () => {
       measures: 8,
       notes: 29,
       textRead: false,
+      // onnxruntime-node is installed for development: the models ran on it.
+      backend: 'native',
       outputs: [
         { format: 'musicxml', path: join(dir, 'json', 'song.musicxml') },
         { format: 'midi', path: join(dir, 'json', 'song.mid') },
