@@ -13,6 +13,7 @@ import type { StaffSystem } from '../staves/systems.js';
 import type { AccidentalKind, AccidentalSymbol, Head, Mark, PageSymbols, RestSymbol } from '../symbols/read-symbols.js';
 import { staffLineY } from '../staves/detect-staves.js';
 import { digitCells, readNumbers } from '../symbols/digits.js';
+import type { MarkKind } from '../symbols/mark-kinds.js';
 import type { PageTransform } from '../preparation/prepare-page.js';
 import { systemMeasures, type SystemMeasures } from './measures.js';
 import { keysFromKeyArea } from './key-area.js';
@@ -36,8 +37,8 @@ export interface StaffReading {
   multiRests: Map<RestSymbol, number>;
   /** The accidental printed before a head. */
   accidentals: Map<Head, AccidentalKind>;
-  /** Articulations and fermatas on a stroke, as MusicXML names. */
-  articulations: Map<Stroke, string[]>;
+  /** Articulations, fermatas, ornaments and bowing on a stroke, as MusicXML names. */
+  articulations: Map<Stroke, MarkKind[]>;
   /** Hairpins under or over this staff. */
   hairpins: Hairpin[];
 }

@@ -10,6 +10,7 @@ import { OmrError } from '../errors.js';
 import { groupSystems } from '../staves/systems.js';
 import { readSymbols } from '../symbols/read-symbols.js';
 import { segmentSymbols } from '../symbols/segment.js';
+import { classifyMarks } from '../symbols/marks.js';
 import { readPage, type SystemReading } from '../assembly/read-page.js';
 import type { OcrReader } from '../text/ocr.js';
 import { readEarlyText, readPageText, type PageText } from '../text/page-text.js';
@@ -50,7 +51,8 @@ export async function recognizePage(raster: Raster, page: number, onStage?: (sta
   // The title block and part names need no class map: they are read while the page is segmented.
   const early = text?.ocr.then((ocr) => ocr && readEarlyText(found, ocr)).catch(() => undefined);
   const map = await segmentSymbols(prepared.gray, staves);
-  const symbols = readSymbols(map, staves, CANONICAL_STAFF_SPACE);
+  const { markCandidates, ...seen } = readSymbols(map, staves, CANONICAL_STAFF_SPACE);
+  const symbols = { ...seen, articulations: await classifyMarks(prepared.gray, markCandidates, CANONICAL_STAFF_SPACE) };
   // Lines that look like staves with neither a clef nor a note on them are not music (ruled paper, a table, a form).
   if (!symbols.heads.length && !symbols.clefs.length) {
     throw new OmrError('NO_MUSIC_DETECTED', 'This page has lines like staves but no clefs or notes on them, so it was not read as music.');
