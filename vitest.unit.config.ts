@@ -24,6 +24,7 @@ export default mergeConfig(
         'test/symbols/segment.test.ts',
         'test/symbols/backends.test.ts',
         'test/symbols/digits.test.ts',
+        'test/symbols/mark-classifier.test.ts',
         'test/text/page-text.test.ts',
         'test/text/recognize-text.test.ts',
         'test/text/text-regions.test.ts',

@@ -25,6 +25,7 @@ import { mostRead, reconcileOpeningKeys } from './opening-keys.js';
 import { inferTimeSignature, settleTimes } from './time-signature.js';
 import { splitVoices } from './voices.js';
 import { cueNotes, gapsByPlace, handBackTrailing, lateStart, leadingGap, timeGrid, type PlacedItem } from './voice-timing.js';
+import { markFamily } from '../reading/mark-kinds.js';
 
 interface Slot {
   part: number;
@@ -514,8 +515,10 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
   if (item.grace) event.grace = { slash: false };
   if (item.cue) event.cue = true;
   if (source.up !== undefined) event.stem = source.up ? 'up' : 'down';
-  const articulations = reading.articulations.get(source);
-  if (articulations?.length) event.articulations = [...articulations];
+  for (const kind of reading.articulations.get(source) ?? []) {
+    const family = markFamily(kind);
+    (family === 'ornament' ? (event.ornaments ??= []) : family === 'technical' ? (event.technical ??= []) : (event.articulations ??= [])).push(kind);
+  }
   return event;
 }
 

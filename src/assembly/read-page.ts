@@ -11,6 +11,7 @@ import type { StaffSystem } from '../staves/systems.js';
 import type { AccidentalKind, AccidentalSymbol, Head, Mark, RestSymbol } from '../symbols/read-symbols.js';
 import type { PageReading, PageSight, SymbolsSeen } from '../reading/page-reading.js';
 import type { PageTransform } from '../reading/page-transform.js';
+import type { MarkKind } from '../reading/mark-kinds.js';
 import { systemMeasures, type SystemMeasures } from './measures.js';
 import { keysFromKeyArea } from './key-area.js';
 import { staffSignatures, type Placed, type StaffSignatures } from './signatures.js';
@@ -33,8 +34,8 @@ export interface StaffReading {
   multiRests: Map<RestSymbol, number>;
   /** The accidental printed before a head. */
   accidentals: Map<Head, AccidentalKind>;
-  /** Articulations and fermatas on a stroke, as MusicXML names. */
-  articulations: Map<Stroke, string[]>;
+  /** Articulations, fermatas, ornaments and bowing on a stroke, as MusicXML names. */
+  articulations: Map<Stroke, MarkKind[]>;
   /** Hairpins under or over this staff. */
   hairpins: Hairpin[];
 }

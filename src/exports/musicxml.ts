@@ -39,6 +39,9 @@ const ORNAMENTS = new Set([
   'vertical-turn', 'inverted-vertical-turn', 'shake', 'schleifer', 'haydn',
 ]);
 
+/** Element names the model keeps in `technical` and the schema allows, empty, inside `<technical>`. */
+const TECHNICAL = new Set(['up-bow', 'down-bow', 'harmonic', 'open-string', 'thumb-position', 'snap-pizzicato', 'stopped']);
+
 /** Page geometry written to `<defaults>`: A4 at 7.0556 mm per 40 tenths (a 7 mm staff). */
 const MM_PER_40_TENTHS = 7.0556;
 const PAGE_HEIGHT = 1684;
@@ -325,11 +328,12 @@ function writeEvent(m: XMLBuilder, part: Part, voice: string, event: VoiceEvent,
     const hasTuplet = first && (event.tuplet?.start || event.tuplet?.stop);
     const slurs = first ? (event.slurs ?? []) : [];
     const ornaments = first ? (event.ornaments ?? []).filter((o) => ORNAMENTS.has(o)) : [];
+    const technical = first ? (event.technical ?? []).filter((t) => TECHNICAL.has(t)) : [];
     const wavyLine = first ? event.wavyLine : undefined;
     const tremolo = first && event.tremolo && Number.isInteger(event.tremolo.marks) && event.tremolo.marks >= 0 && event.tremolo.marks <= 8 ? event.tremolo : undefined;
     const hasOrnaments = ornaments.length > 0 || wavyLine !== undefined || tremolo !== undefined;
     // An arpeggio spans the chord: every head carries it, as engravers write it.
-    if (note.tieStart || note.tieStop || hasTuplet || articulations.length || slurs.length || hasOrnaments || event.arpeggiate) {
+    if (note.tieStart || note.tieStop || hasTuplet || articulations.length || slurs.length || hasOrnaments || technical.length || event.arpeggiate) {
       const notations = n.ele('notations');
       if (note.tieStop) notations.ele('tied', { type: 'stop' });
       if (note.tieStart) notations.ele('tied', { type: 'start' });
@@ -342,6 +346,10 @@ function writeEvent(m: XMLBuilder, part: Part, voice: string, event: VoiceEvent,
         for (const o of ornaments) orn.ele(o);
         if (wavyLine) orn.ele('wavy-line', { type: wavyLine, number: '1' });
         if (tremolo) orn.ele('tremolo', { type: tremolo.type }).txt(String(tremolo.marks));
+      }
+      if (technical.length) {
+        const tech = notations.ele('technical');
+        for (const t of technical) tech.ele(t);
       }
       const marks = articulations.filter((a) => a !== 'fermata');
       if (marks.length) {

@@ -252,6 +252,8 @@ export interface NoteEvent extends TimedEvent {
   slurs?: Slur[];
   /** Ornaments as MusicXML element names inside `<ornaments>`: `trill-mark`, `mordent`, `inverted-mordent`, `turn`, `inverted-turn`, `shake` … */
   ornaments?: string[];
+  /** Technical marks as MusicXML element names inside `<technical>`: `up-bow`, `down-bow` … */
+  technical?: string[];
   /** A trill's wavy line starts or stops on this stroke. */
   wavyLine?: 'start' | 'stop';
   /** Tremolo strokes through the stem (`single`), or between two strokes (`start`/`stop`). */

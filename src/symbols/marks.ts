@@ -1,25 +1,36 @@
 /**
- * Marks the model paints as articulations and as dynamics, told apart by
- * their shape:
+ * Marks the model paints as articulations and as dynamics:
  *
- * - articulations by the size of their box in staff spaces: a staccato dot,
- *   a staccatissimo wedge, a tenuto line, an accent, a strong accent, a
- *   fermata (an arc over a dot; the dot alone is not taken for a staccato);
+ * - the marks around notes — articulations, fermatas, ornaments, bowing —
+ *   among the components of the articulation class, each cut out of the
+ *   page at its centre and told apart by a small ONNX model
+ *   (models/marks.onnx), which may also say it is none of them (a dotted
+ *   note's dot, a piece of text or of a slur);
  * - hairpins among the dynamics and the tie-and-slur pixels: long, low
  *   wedges, opening to the right (crescendo) or closing (diminuendo).
  *
  * Which note a mark belongs to is the music reader's question (assembly/marks.ts).
+ * Training (training/model/export-marks.ts) cuts its samples with the same
+ * cell (mark-cells.ts), so the model sees what it will be asked about.
  */
+import * as ort from 'onnxruntime-web';
+import type { GrayImage } from '../image/gray.js';
 import type { Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
+import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from './mark-cells.js';
+import type { MarkKind } from '../reading/mark-kinds.js';
+import { onnxModel } from './onnx-model.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
 
-export type ArticulationKind = 'staccato' | 'staccatissimo' | 'tenuto' | 'accent' | 'strong-accent' | 'fermata';
+export const MARK_MODEL_FILE = 'marks.onnx';
+export const MARK_MODEL_VERSION = 'marks-1';
 
-export interface ArticulationMark {
-  kind: ArticulationKind;
+export type ArticulationKind = MarkKind;
+
+/** A component that may be a mark: its box and centre in prepared pixels, and its staff. */
+export interface MarkCandidate {
   x0: number;
   y0: number;
   x1: number;
@@ -29,6 +40,10 @@ export interface ArticulationMark {
   y: number;
   staff: number;
   confidence: number;
+}
+
+export interface ArticulationMark extends MarkCandidate {
+  kind: MarkKind;
 }
 
 export interface Hairpin {
@@ -41,15 +56,14 @@ export interface Hairpin {
   confidence: number;
 }
 
-/** Sizes (width × height, in spaces) of each articulation's box, as [least, most] per side. */
-const ARTICULATION_SIZE: readonly { kind: ArticulationKind; width: [number, number]; height: [number, number] }[] = [
-  { kind: 'staccato', width: [0.2, 0.6], height: [0.2, 0.6] },
-  { kind: 'staccatissimo', width: [0.2, 0.6], height: [0.6, 1.2] },
-  { kind: 'tenuto', width: [0.7, 1.6], height: [0.08, 0.4] },
-  { kind: 'accent', width: [0.8, 1.6], height: [0.4, 1.0] },
-  { kind: 'strong-accent', width: [0.6, 1.1], height: [1.0, 1.5] },
-  { kind: 'fermata', width: [1.6, 3], height: [0.8, 1.8] },
-];
+/** A mark is at most this many spaces wide (a long fermata) … */
+const MARK_MAX_WIDTH = 3.5;
+/** … and this many spaces tall (a strong accent with a staccato, a bowing mark); larger ink is not one mark. */
+const MARK_MAX_HEIGHT = 2.5;
+/** Below this probability the model's reading is a guess, and a guessed mark is worse than none. */
+const MIN_MARK_PROBABILITY = 0.5;
+/** Pieces of one mark (the model paints some in parts) read as the same kind within this many spaces are one mark. */
+const MARK_JOIN = 1;
 
 /** A hairpin is at least this many spaces long … */
 const HAIRPIN_MIN_LENGTH = 2.5;
@@ -74,19 +88,67 @@ const HAIRPIN_LINE_BEND = 0.15;
 /** The share of a hairpin's length, at each end, measured for its opening. */
 const HAIRPIN_END_SHARE = 0.12;
 
-export function readArticulations(map: ClassMap, staves: readonly Staff[], space: number): ArticulationMark[] {
-  const marks = classComponents(map, [CLASS_INDEX.articulation], 2).flatMap((c): ArticulationMark[] => {
-    const w = (c.x1 - c.x0) / space;
-    const h = (c.y1 - c.y0) / space;
-    const shape = ARTICULATION_SIZE.find((s) => w >= s.width[0] && w <= s.width[1] && h >= s.height[0] && h <= s.height[1]);
+/** Components of the articulation class small enough to be one mark, with their staff. */
+export function markCandidates(map: ClassMap, staves: readonly Staff[], space: number): MarkCandidate[] {
+  return classComponents(map, [CLASS_INDEX.articulation], 2).flatMap((c): MarkCandidate[] => {
+    if (c.x1 - c.x0 > space * MARK_MAX_WIDTH || c.y1 - c.y0 > space * MARK_MAX_HEIGHT) return [];
     const x = (c.x0 + c.x1) / 2;
     const y = (c.y0 + c.y1) / 2;
     const staff = nearestStaff(staves, x, y);
-    return shape && staff >= 0 ? [{ kind: shape.kind, x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence }] : [];
+    return staff >= 0 ? [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence }] : [];
   });
-  // A fermata's dot is its own; so is anything else inside its box.
-  const fermatas = marks.filter((m) => m.kind === 'fermata');
-  return marks.filter((m) => m.kind === 'fermata' || !fermatas.some((f) => m.x > f.x0 && m.x < f.x1 && m.y > f.y0 - space * 0.3 && m.y < f.y1 + space * 0.3));
+}
+
+/**
+ * The marks among the candidates: each cut out of the prepared page at its
+ * centre and classified; those the model calls none, or is unsure of, go.
+ * Pieces of one mark read alike join, and a fermata's dot is its own.
+ */
+export async function classifyMarks(gray: GrayImage, candidates: readonly MarkCandidate[], space: number): Promise<ArticulationMark[]> {
+  if (!candidates.length) return [];
+  const model = await onnxModel(MARK_MODEL_FILE);
+  const size = MARK_CELL_WIDTH * MARK_CELL_HEIGHT;
+  const input = new Float32Array(candidates.length * size);
+  candidates.forEach((c, i) => input.set(markCell(gray, c.x, c.y), i * size));
+  const output = await model.run({ image: new ort.Tensor('float32', input, [candidates.length, 1, MARK_CELL_HEIGHT, MARK_CELL_WIDTH]) });
+  const logits = output.logits!.data as Float32Array;
+  const marks: ArticulationMark[] = [];
+  candidates.forEach((c, i) => {
+    const { index, probability } = softmaxBest(logits.subarray(i * MARK_CLASSES.length, (i + 1) * MARK_CLASSES.length));
+    const kind = MARK_CLASSES[index];
+    if (kind && kind !== 'none' && probability >= MIN_MARK_PROBABILITY) marks.push({ ...c, kind, confidence: c.confidence * probability });
+  });
+  return joinPieces(marks, space);
+}
+
+/** The most likely class and its probability. */
+function softmaxBest(row: Float32Array): { index: number; probability: number } {
+  let index = 0;
+  for (let k = 1; k < row.length; k++) if (row[k]! > row[index]!) index = k;
+  const total = row.reduce((s, v) => s + Math.exp(v - row[index]!), 0);
+  return { index, probability: 1 / total };
+}
+
+/** Marks of one kind whose boxes stand within MARK_JOIN spaces of each other become one; what stands inside a fermata is its dot. */
+function joinPieces(marks: readonly ArticulationMark[], space: number): ArticulationMark[] {
+  const joined: ArticulationMark[] = [];
+  const reach = space * MARK_JOIN;
+  for (const m of [...marks].sort((a, b) => a.x0 - b.x0)) {
+    const host = joined.find((j) => j.kind === m.kind && j.staff === m.staff && m.x0 < j.x1 + reach && m.x1 > j.x0 - reach && m.y0 < j.y1 + reach && m.y1 > j.y0 - reach && Math.abs(m.x - j.x) < reach && Math.abs(m.y - j.y) < reach * 1.5);
+    if (!host) {
+      joined.push({ ...m });
+      continue;
+    }
+    host.x0 = Math.min(host.x0, m.x0);
+    host.y0 = Math.min(host.y0, m.y0);
+    host.x1 = Math.max(host.x1, m.x1);
+    host.y1 = Math.max(host.y1, m.y1);
+    host.x = (host.x0 + host.x1) / 2;
+    host.y = (host.y0 + host.y1) / 2;
+    host.confidence = Math.max(host.confidence, m.confidence);
+  }
+  const fermatas = joined.filter((m) => m.kind === 'fermata');
+  return joined.filter((m) => m.kind === 'fermata' || !fermatas.some((f) => m.x > f.x0 && m.x < f.x1 && m.y > f.y0 - space * 0.3 && m.y < f.y1 + space * 0.3));
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { Staff } from '../staves/detect-staves.js';
 import { readCurves, type Curve } from './curves.js';
 import { headsFollowStems } from './heads-between-staves.js';
-import { readArticulations, readHairpins, type ArticulationMark, type Hairpin } from './marks.js';
+import { markCandidates, readHairpins, type ArticulationMark, type Hairpin, type MarkCandidate } from './marks.js';
 import { accidentalPosition, nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
 import { centre, classComponents, MAP_SCALE, type Component } from './components.js';
 import type { ClassMap } from './segment.js';
@@ -107,7 +107,7 @@ export interface PageSymbols {
   repeatDots: Mark[];
   /** Ties and slurs, as arcs with their ends. */
   curves: Curve[];
-  /** Articulations and fermatas, by shape. */
+  /** Articulations, fermatas, ornaments and bowing, as the mark model reads them (symbols/marks.ts). */
   articulations: ArticulationMark[];
   /** Crescendo and diminuendo wedges. */
   hairpins: Hairpin[];
@@ -150,7 +150,10 @@ const ACCIDENTAL_WIDTH: Record<AccidentalKind, number> = { sharp: 1.05, flat: 0.
 
 const CLEF_KIND: Partial<Record<SymbolClass, ClefKind>> = { clefG: 'G', clefF: 'F', clefC: 'C', clefOther: 'other' };
 
-export function readSymbols(map: ClassMap, staves: readonly Staff[], space: number): PageSymbols {
+/** What readSymbols finds: every symbol but the marks around notes, which are only candidates until the mark model reads them. */
+export type SymbolsWithCandidates = Omit<PageSymbols, 'articulations'> & { markCandidates: MarkCandidate[] };
+
+export function readSymbols(map: ClassMap, staves: readonly Staff[], space: number): SymbolsWithCandidates {
   repaintSteepBeams(map, space);
   const place = (c: Component): Placed | undefined => {
     const [x, y] = centre(c);
@@ -260,9 +263,9 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const cutStrokes = time.filter((t) => t.common);
   const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
   const curves = readCurves(map, staves, space);
-  const articulations = readArticulations(map, staves, space);
+  const candidates = markCandidates(map, staves, space);
   const hairpins = readHairpins(map, staves, space);
-  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, curves, articulations, hairpins, braces, map };
+  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, braces, map };
 }
 
 /**

@@ -52,6 +52,13 @@ function kitchenSink(): Score {
   doubleSharp.notes[0]!.accidental = { sign: 'double-sharp' };
   const x = note('B4', 'quarter');
   x.notes[0]!.notehead = 'x';
+  // Every mark the mark classifier reads: articulations, ornaments and bowing.
+  cautionary.articulations = ['staccato', 'strong-accent'];
+  cautionary.ornaments = ['trill-mark', 'mordent'];
+  cautionary.technical = ['up-bow'];
+  x.articulations = ['tenuto', 'staccatissimo'];
+  x.ornaments = ['inverted-mordent', 'turn'];
+  x.technical = ['down-bow'];
 
   const piano = part(
     numbered([

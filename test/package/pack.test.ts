@@ -42,7 +42,7 @@ describe('npm pack', () => {
     for (const asset of ['dist/node/cli.js', 'dist/node/recognition-worker.js', 'dist/browser/recognition-worker.js', 'dist/bundle/scoresight.js', 'dist/bundle/recognition-worker.js']) {
       expect(paths).toContain(asset);
     }
-    for (const asset of ['models/symbols.onnx', 'models/digits.onnx', 'wasm/ort-wasm-simd-threaded.wasm', 'wasm/ort-wasm-simd-threaded.mjs', 'wasm/webp_dec.wasm']) {
+    for (const asset of ['models/symbols.onnx', 'models/digits.onnx', 'models/marks.onnx', 'wasm/ort-wasm-simd-threaded.wasm', 'wasm/ort-wasm-simd-threaded.mjs', 'wasm/webp_dec.wasm']) {
       expect(paths).toContain(`dist/bundle/${asset}`);
     }
   });
@@ -63,6 +63,7 @@ describe('npm pack', () => {
     const folder = relative(ROOT, fileURLToPath(env.modelBase)).replaceAll('\\', '/');
     expect(paths).toContain(`${folder}/symbols.onnx`);
     expect(paths).toContain(`${folder}/digits.onnx`);
+    expect(paths).toContain(`${folder}/marks.onnx`);
   });
 
   it('stays within its size budgets', () => {

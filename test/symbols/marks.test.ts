@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { attachArticulations } from '../../src/assembly/marks.js';
 import type { Stroke } from '../../src/assembly/strokes.js';
 import type { ClassMap } from '../../src/symbols/segment.js';
-import { readArticulations, readHairpins } from '../../src/symbols/marks.js';
+import { markCandidates, readHairpins } from '../../src/symbols/marks.js';
 import { readCurves } from '../../src/symbols/curves.js';
 import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
 import { straightStaff } from '../support/straight-staff.js';
@@ -38,17 +38,18 @@ function line(map: ReturnType<typeof classMap>, cls: number, x0: number, y0: num
 const staves = [straightStaff(100, SPACE, 0, 800)];
 
 describe('articulation and hairpin shapes', () => {
-  it('tell a staccato, a tenuto, an accent and a fermata (whose dot is its own) apart by size', () => {
+  it('take each small component of the articulation class as a candidate mark, centred on its box, and nothing larger than a mark', () => {
     const map = classMap();
     const A = CLASS_INDEX.articulation;
     box(map, A, 100, 80, 104, 84); // a dot, a third of a space
-    box(map, A, 200, 80, 214, 82); // a line over a space wide, thin
     line(map, A, 300, 76, 314, 80); // an accent: two strokes meeting at a point
     line(map, A, 300, 84, 314, 80);
-    for (let x = 400; x <= 428; x += 2) map.paint(A, x / 2, (70 - 10 * Math.sin(((x - 400) / 28) * Math.PI)) / 2);
-    box(map, A, 412, 66, 416, 70); // the fermata's dot
-    const kinds = readArticulations(map, staves, SPACE).sort((a, b) => a.x - b.x).map((m) => m.kind);
-    expect(kinds).toEqual(['staccato', 'tenuto', 'accent', 'fermata']);
+    for (let x = 400; x <= 428; x += 2) map.paint(A, x / 2, (70 - 10 * Math.sin(((x - 400) / 28) * Math.PI)) / 2); // a fermata's arc
+    box(map, A, 500, 60, 560, 64); // five spaces long: a line, not a mark
+    box(map, A, 600, 40, 606, 80); // over three spaces tall: not one mark
+    const found = markCandidates(map, staves, SPACE).sort((a, b) => a.x - b.x);
+    expect(found.map((m) => Math.round(m.x / 10))).toEqual([10, 31, 42]);
+    expect(found.every((m) => m.staff === 0 && m.x0 <= m.x && m.x <= m.x1 && m.y0 <= m.y && m.y <= m.y1)).toBe(true);
   });
 
   it('read a closed wedge and an open pair of lines as hairpins, and keep them out of the slurs', () => {
@@ -72,5 +73,14 @@ describe('articulation and hairpin shapes', () => {
     const found = attachArticulations([mark('staccato', 100, 140), mark('accent', 101, 150), mark('staccato', 130, 140)], [a, b], SPACE);
     expect(found.get(a)).toEqual(['staccato', 'accent']);
     expect(found.has(b)).toBe(false);
+  });
+
+  it('reach further for a bowing mark over the staff than for an articulation, and leave ornaments unwritten', () => {
+    const stroke: Stroke = { kind: 'chord', staff: 0, heads: [{ x0: 93, x1: 107, y0: 150, y1: 162, x: 100, y: 156, staff: 0, confidence: 1, kind: 'black', position: 0, small: false }], up: false, hooks: 0, beams: 0, grace: false, dots: 0, x: 100, x0: 93, x1: 107, y0: 150, y1: 198, confidence: 1 };
+    // Over the top line, four spaces above the head: too far for a staccato, not for an up-bow. A trill
+    // the mark model names is not written (on the tuned pages every one it named was wrong).
+    const far = (kind: 'staccato' | 'up-bow' | 'trill-mark') => ({ kind, x0: 96, x1: 104, y0: 94, y1: 100, x: 100, y: 97, staff: 0, confidence: 1 });
+    expect(attachArticulations([far('staccato')], [stroke], SPACE).has(stroke)).toBe(false);
+    expect(attachArticulations([far('up-bow'), far('trill-mark')], [stroke], SPACE).get(stroke)).toEqual(['up-bow']);
   });
 });

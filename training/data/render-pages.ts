@@ -84,7 +84,7 @@ export interface RenderedPage {
 /** Largest page image drawn, in pixels (an A4 page at 30 px per staff space is about 12 million). */
 const MAX_PAGE_PIXELS = 16_000_000;
 
-const MEANINGFUL = new Set(['note', 'rest', 'mRest', 'multiRest', 'clef', 'keySig', 'meterSig', 'accid', 'dots', 'barLine', 'beam']);
+const MEANINGFUL = new Set(['note', 'rest', 'mRest', 'multiRest', 'clef', 'keySig', 'meterSig', 'accid', 'dots', 'barLine', 'beam', 'artic', 'fermata', 'trill', 'mordent', 'turn']);
 
 let toolkit: Promise<VerovioToolkit> | undefined;
 

@@ -74,6 +74,9 @@ export const ARTICULATIONS = new Set<string>([
   'breath-mark', 'caesura', 'stress', 'unstress', 'soft-accent',
 ]);
 
+/** Technical marks kept by the model: element names valid inside `<technical>` with no content. */
+export const TECHNICAL = new Set<string>(['up-bow', 'down-bow', 'harmonic', 'open-string', 'thumb-position', 'snap-pizzicato', 'stopped']);
+
 /** Ornaments kept by the model: element names valid inside `<ornaments>` (wavy lines and tremolos have their own fields). */
 export const ORNAMENTS = new Set<string>([
   'trill-mark', 'mordent', 'inverted-mordent', 'turn', 'inverted-turn', 'delayed-turn', 'delayed-inverted-turn',
@@ -335,7 +338,7 @@ function numberLevel(text: string | undefined): number {
 }
 
 /**
- * Slurs, ornaments, wavy lines, tremolos and arpeggios of one `<note>`, added
+ * Slurs, ornaments, technical marks, wavy lines, tremolos and arpeggios of one `<note>`, added
  * to its stroke: a chord's notes each may carry them, and the stroke gathers
  * them once (the same slur end or ornament on two heads counts once).
  * Accidental marks and other ornaments are not part of the model.
@@ -368,6 +371,13 @@ function addNotations(event: NoteEvent, c: XmlElement): void {
             event.tremolo = { marks, type };
           }
         }
+      }
+    }
+    for (const t of children(n, 'technical')) {
+      for (const x of t.children) {
+        if (!TECHNICAL.has(x.name)) continue;
+        const technical = (event.technical ??= []);
+        if (!technical.includes(x.name)) technical.push(x.name);
       }
     }
     if (child(n, 'arpeggiate')) event.arpeggiate = true;

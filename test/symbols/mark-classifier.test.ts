@@ -1,0 +1,30 @@
+/**
+ * The mark model (models/marks.onnx) on cells cut from engraved pages that
+ * were not among its training pages (test/fixtures/marks: one cell per mark
+ * kind, then other ink), through the engine's own path: cell cut, model run,
+ * class list, and "none" dropped.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodePng } from '../../src/input/png.js';
+import { classifyMarks, type MarkCandidate } from '../../src/symbols/marks.js';
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/marks');
+
+describe('the mark classifier', () => {
+  it('reads each fixture cell as its mark kind, and other ink as no mark', { timeout: 60_000 }, async () => {
+    const fixture = JSON.parse(readFileSync(join(FIXTURES, 'cells.json'), 'utf8')) as { cellWidth: number; cellHeight: number; labels: string[] };
+    const strip = decodePng(readFileSync(join(FIXTURES, 'cells.png')));
+    expect(strip.channels).toBe(1);
+    const gray = { width: strip.width, height: strip.height, data: strip.data };
+    const candidates: MarkCandidate[] = fixture.labels.map((_, i) => {
+      const x = fixture.cellWidth * i + fixture.cellWidth / 2;
+      const y = fixture.cellHeight / 2;
+      return { x0: x - 2, y0: y - 2, x1: x + 2, y1: y + 2, x, y, staff: 0, confidence: 1 };
+    });
+    const marks = await classifyMarks(gray, candidates, 12);
+    const read = fixture.labels.map((_, i) => marks.find((m) => Math.abs(m.x - candidates[i]!.x) < 1)?.kind ?? 'none');
+    expect(read).toEqual(fixture.labels);
+  });
+});

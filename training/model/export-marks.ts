@@ -1,0 +1,168 @@
+/**
+ * Samples for the mark classifier (models/marks.onnx), cut from engraved
+ * pages with the engine's own code (page preparation, src/symbols/mark-cells.ts):
+ *
+ *   npm run data:marks -- --pages 120 --seed 1 --out /tmp/marks/marks.bin
+ *
+ * Each page is a random score (training/data/random-score.ts, one to four
+ * staves) whose notes carry articulations, fermatas, ornaments and bowing
+ * (training/data/random-marks.ts), engraved by Verovio in a font and staff
+ * size drawn from the seed. Every mark Verovio labels gives a cell centred on
+ * its box, and half of them one more centred on an ink pixel inside it (the
+ * symbol model may paint a mark in pieces: a fermata's dot, a trill's "t").
+ * Negatives ("none") are cells centred on other ink the symbol model might
+ * paint as a mark: augmentation dots, text, dynamics, slurs and ties, heads,
+ * stems, flags, rests and accidentals, away from every mark.
+ *
+ * Output: `count × (1 label byte + MARK_CELL_HEIGHT·MARK_CELL_WIDTH bytes,
+ * 0 ink … 255 paper)`, label = index into MARK_CLASSES, with `<out>.json`
+ * describing it, read by train_marks.py.
+ */
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
+import { toPreparedPoint } from '../../src/reading/page-transform.js';
+import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
+import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from '../../src/symbols/mark-cells.js';
+import type { MarkKind } from '../../src/reading/mark-kinds.js';
+import type { Box } from '../../src/score/model.js';
+import { createRng, type Rng } from '../data/prng.js';
+import { generateRandomScore } from '../data/random-score.js';
+import { decorateMarks } from '../data/random-marks.js';
+import { renderPages, VEROVIO_FONTS, type SymbolLabel } from '../data/render-pages.js';
+
+/** Verovio's `artic` values → mark kinds. */
+const ARTIC: Record<string, MarkKind> = {
+  stacc: 'staccato',
+  stacciss: 'staccatissimo',
+  ten: 'tenuto',
+  acc: 'accent',
+  marc: 'strong-accent',
+  upbow: 'up-bow',
+  dnbow: 'down-bow',
+};
+
+/** The mark kind of a labelled symbol, if it is one the classifier knows. */
+function markOf(s: SymbolLabel): MarkKind | undefined {
+  switch (s.kind) {
+    case 'artic':
+      return ARTIC[s.attrs?.artic ?? ''];
+    case 'fermata':
+      return 'fermata';
+    case 'trill':
+      return 'trill-mark';
+    case 'mordent':
+      return s.attrs?.form === 'upper' ? 'inverted-mordent' : 'mordent';
+    case 'turn':
+      return s.attrs?.form === 'lower' ? undefined : 'turn';
+    default:
+      return undefined;
+  }
+}
+
+/** Mask classes negatives are drawn from, with relative weights. */
+const NEGATIVE_CLASSES: readonly (readonly [number[], number])[] = [
+  [[CLASS_INDEX.augmentationDot], 3],
+  [[CLASS_INDEX.text], 2],
+  [[CLASS_INDEX.dynamics], 2],
+  [[CLASS_INDEX.tieSlur], 3],
+  [[CLASS_INDEX.noteheadBlack, CLASS_INDEX.noteheadHalf, CLASS_INDEX.stem, CLASS_INDEX.flag8, CLASS_INDEX.flag16, CLASS_INDEX.restQuarter, CLASS_INDEX.rest8, CLASS_INDEX.sharp, CLASS_INDEX.flat, CLASS_INDEX.natural, CLASS_INDEX.beam], 2],
+];
+/** Negatives per mark on a page. */
+const NEGATIVES_PER_MARK = 1.2;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string', default: '100' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string', default: '/tmp/marks/marks.bin' },
+    },
+  });
+  const rng = createRng(Number(values.seed));
+  const fd = openSync(values.out!, 'w');
+  const counts = new Array<number>(MARK_CLASSES.length).fill(0);
+  const write = (label: number, cell: Float32Array) => {
+    const record = new Uint8Array(1 + cell.length);
+    record[0] = label;
+    for (let k = 0; k < cell.length; k++) record[1 + k] = Math.round(cell[k]! * 255);
+    writeSync(fd, record);
+    counts[label]!++;
+  };
+  let pagesDone = 0;
+  for (let n = 0; pagesDone < Number(values.pages); n++) {
+    const scoreRng = rng.fork();
+    const score = generateRandomScore(rng.int(1, 1e9), { staves: scoreRng.int(1, 4), measures: scoreRng.int(8, 20) });
+    decorateMarks(score, scoreRng, scoreRng.range(0.3, 0.6));
+    const pages = await renderPages(score, {
+      font: VEROVIO_FONTS[n % VEROVIO_FONTS.length]!,
+      pageWidth: scoreRng.int(1800, 2400),
+      pageHeight: 2970,
+      staffSpacePx: scoreRng.int(10, 26),
+      hideEmptyStaves: false,
+    });
+    for (const page of pages) {
+      samplePage(page, scoreRng, write);
+      if (++pagesDone >= Number(values.pages)) break;
+    }
+    if (n % 10 === 9) console.log(`${pagesDone} pages, ${counts.reduce((a, b) => a + b, 0)} cells`);
+  }
+  closeSync(fd);
+  const count = counts.reduce((a, b) => a + b, 0);
+  const perClass = Object.fromEntries(MARK_CLASSES.map((c, i) => [c, counts[i]]));
+  writeFileSync(`${values.out}.json`, `${JSON.stringify({ count, height: MARK_CELL_HEIGHT, width: MARK_CELL_WIDTH, classes: MARK_CLASSES, perClass, pages: pagesDone, seed: Number(values.seed) }, null, 2)}\n`);
+  console.log(`${count} cells from ${pagesDone} pages → ${values.out}`, perClass);
+}
+
+function samplePage(page: Awaited<ReturnType<typeof renderPages>>[number], rng: Rng, write: (label: number, cell: Float32Array) => void): void {
+  const prepared = preparePage(page.image);
+  const t = prepared.transform;
+  const toPrepared = (b: Box): Box => {
+    const [x0, y0] = toPreparedPoint(t, b.x, b.y);
+    const [x1, y1] = toPreparedPoint(t, b.x + b.width, b.y + b.height);
+    return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  };
+  const marks = page.labels.symbols.flatMap((s) => {
+    const kind = markOf(s);
+    return kind ? [{ kind, box: toPrepared(s.bbox) }] : [];
+  });
+  for (const { kind, box } of marks) {
+    const label = MARK_CLASSES.indexOf(kind);
+    write(label, markCell(prepared.gray, box.x + box.width / 2, box.y + box.height / 2));
+    if (rng.chance(0.5)) {
+      const inked = inkIn(prepared.ink, box, rng);
+      if (inked) write(label, markCell(prepared.gray, inked[0], inked[1]));
+    }
+  }
+  // Negatives: ink of other classes, at least half a space clear of every mark's box.
+  const clear = CANONICAL_STAFF_SPACE * 0.5;
+  const nearMark = (x: number, y: number) => marks.some(({ box }) => x > box.x - clear && x < box.x + box.width + clear && y > box.y - clear && y < box.y + box.height + clear);
+  const mask = page.mask;
+  const byClass = new Map<number, number[]>();
+  for (let i = 0; i < mask.data.length; i += 3) {
+    const k = mask.data[i]!;
+    if (k) (byClass.get(k) ?? byClass.set(k, []).get(k)!).push(i);
+  }
+  const wanted = Math.max(8, Math.round(marks.length * NEGATIVES_PER_MARK));
+  for (let tries = 0, made = 0; made < wanted && tries < wanted * 10; tries++) {
+    const classes = rng.weighted(NEGATIVE_CLASSES);
+    const pool = classes.flatMap((k) => byClass.get(k) ?? []);
+    if (!pool.length) continue;
+    const i = pool[rng.int(0, pool.length - 1)]!;
+    const [x, y] = toPreparedPoint(t, i % mask.width, Math.floor(i / mask.width));
+    if (nearMark(x, y)) continue;
+    write(0, markCell(prepared.gray, x + rng.range(-2, 2), y + rng.range(-2, 2)));
+    made++;
+  }
+}
+
+/** A random ink pixel of the prepared page inside a box, if any. */
+function inkIn(ink: { width: number; height: number; data: Uint8Array }, box: Box, rng: Rng): [number, number] | undefined {
+  const found: [number, number][] = [];
+  for (let y = Math.max(0, Math.floor(box.y)); y < Math.min(ink.height, Math.ceil(box.y + box.height)); y++) {
+    for (let x = Math.max(0, Math.floor(box.x)); x < Math.min(ink.width, Math.ceil(box.x + box.width)); x++) if (ink.data[y * ink.width + x]) found.push([x, y]);
+  }
+  return found.length ? found[rng.int(0, found.length - 1)] : undefined;
+}
+
+await main();
