@@ -44,6 +44,15 @@ const MIN_CURVE_WIDTH = 0.8;
 const JOIN_GAP = 0.7;
 /** … and this many spaces up or down. */
 const JOIN_RISE = 0.8;
+/**
+ * Two pieces that meet in a point, one running down into it and the other up out of it (or up
+ * into it and down out of it), are two curves ending and starting at one note: a slur into a tie,
+ * or two ties in a row. A slur broken by a stem goes on smoothly. Both slopes (rise over run) must
+ * be at least this steep for such a point …
+ */
+const CUSP_SLOPE = 0.15;
+/** … each measured over this many spaces of the piece next to the point. */
+const SLOPE_RUN = 0.6;
 /** An arc taller than this many spaces is something else (a brace, a bracket's end). */
 const MAX_CURVE_HEIGHT = 4;
 
@@ -92,7 +101,8 @@ function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
     const host = joined.find((j) => {
       const gap = piece.x0 - j.x1;
       if (gap > space * JOIN_GAP || gap < -space * 0.3) return false;
-      return Math.abs(middle(j.profile.get(j.x1)) - middle(piece.profile.get(piece.x0))) <= space * JOIN_RISE;
+      if (Math.abs(middle(j.profile.get(j.x1)) - middle(piece.profile.get(piece.x0))) > space * JOIN_RISE) return false;
+      return !cusp(slopeAt(j, 'end', space), slopeAt(piece, 'start', space));
     });
     if (!host) {
       joined.push({ ...piece, profile: new Map(piece.profile) });
@@ -104,6 +114,22 @@ function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
     host.x1 = Math.max(host.x1, piece.x1);
   }
   return joined;
+}
+
+/** Slope (rows per column, down positive) of a piece over its first or last stretch; 0 where it is too short to tell. */
+function slopeAt(piece: Piece, which: 'start' | 'end', space: number): number {
+  const edge = which === 'start' ? piece.x0 : piece.x1;
+  const inner = which === 'start' ? edge + space * SLOPE_RUN : edge - space * SLOPE_RUN;
+  const cols = [...piece.profile.keys()].filter((c) => (c - edge) * (c - inner) <= 0).sort((a, b) => a - b);
+  if (cols.length < 2 || cols[cols.length - 1]! - cols[0]! < 2) return 0;
+  const first = cols[0]!;
+  const last = cols[cols.length - 1]!;
+  return (middle(piece.profile.get(last)) - middle(piece.profile.get(first))) / (last - first);
+}
+
+/** A sharp turn where one piece's end (slope `left`) meets the next one's start (slope `right`). */
+function cusp(left: number, right: number): boolean {
+  return Math.sign(left) !== Math.sign(right) && Math.min(Math.abs(left), Math.abs(right)) >= CUSP_SLOPE;
 }
 
 function middle(span: [number, number] | undefined): number {

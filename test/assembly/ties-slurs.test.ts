@@ -96,6 +96,36 @@ describe('ties and slurs', () => {
     expect(event(d).slurs).toEqual([{ type: 'stop', number: event(b).slurs![0]!.number }]);
   });
 
+  it('tie a head to the one at its position where another voice\'s stroke stands nearer the curve\'s end', () => {
+    const a = stroke(200, 7);
+    const b = stroke(260, 7);
+    // A second voice at the same place, its stem down through where the tie ends.
+    const other = stroke(257, 5);
+    other.up = false;
+    Object.assign(other, { y0: yOf(5) - 6, y1: yOf(5) + 42 });
+    const links = linkCurves([curve(208, yOf(7) + 8, 252, yOf(7) + 8, 0.3)], [a, b, other], SPACE);
+    expect(links).toHaveLength(1);
+    expect(links[0]!.to).toBe(b);
+    expect(links[0]!.tie).toEqual({ from: a.heads[0], to: b.heads[0] });
+  });
+
+  it('tie each head of a chord to its own head in the next chord', () => {
+    const chord = (x: number) => {
+      const [low, high] = [stroke(x, 7), stroke(x, 3)];
+      return { ...low, heads: [low.heads[0]!, high.heads[0]!], y0: high.y0 };
+    };
+    const [a, b] = [chord(200), chord(260)];
+    const ties = [curve(208, yOf(7) + 8, 252, yOf(7) + 8, 0.3), curve(208, yOf(3) - 8, 252, yOf(3) - 8, 0.3)];
+    const links = linkCurves(ties, [a, b], SPACE);
+    expect(links.map((l) => [l.tie?.from?.position, l.tie?.to?.position])).toEqual([[7, 7], [3, 3]]);
+    const { lookup, event } = place([a, b], [F4, F4]);
+    // Two heads each: give the upper ones their own pitch.
+    for (const s of [a, b]) event(s).notes.push({ pitch: { step: 'C', alter: 0, octave: 5 } });
+    new TiesAndSlurs(lookup).system(links);
+    expect(event(a).notes.map((n) => n.tieStart)).toEqual([true, true]);
+    expect(event(b).notes.map((n) => n.tieStop)).toEqual([true, true]);
+  });
+
   it('ignore a curve whose end reaches no stroke inside the system (a gap, not a break)', () => {
     const [a, b] = [stroke(200, 7), stroke(400, 7)];
     expect(linkCurves([curve(204, yOf(7) + 10, 300, yOf(7) + 10, 0.3)], [a, b], SPACE)).toEqual([]);
