@@ -126,6 +126,42 @@ describe('ties and slurs', () => {
     expect(event(b).notes.map((n) => n.tieStop)).toEqual([true, true]);
   });
 
+  it('make a slur of a flat curve running off the system that the next system continues to another pitch', () => {
+    const a = stroke(900, 7);
+    const c = stroke(150, 5);
+    // Cut short by the system's end, the slur's start is as flat as a tie and level with its head.
+    const first = linkCurves([curve(904, yOf(7) + 10, 990, yOf(7) + 12, 0.3)], [a], SPACE);
+    const second = linkCurves([curve(100, yOf(5) + 14, 146, yOf(5) + 10, 0.3)], [c], SPACE);
+    expect(first[0]!.tie?.from).toBe(a.heads[0]);
+    const { lookup, event } = place([a, c], [F4, A4]);
+    const state = new TiesAndSlurs(lookup);
+    state.system(first);
+    state.system(second);
+    expect(event(a).notes[0]!.tieStart).toBeUndefined();
+    expect(event(c).notes[0]!.tieStop).toBeUndefined();
+    expect(event(a).slurs).toEqual([{ type: 'start', number: 1, placement: 'below' }]);
+    expect(event(c).slurs).toEqual([{ type: 'stop', number: 1 }]);
+  });
+
+  it('carry a tied note\'s accidental across the system break, and tie each head of a chord on its own', () => {
+    const chord = (x: number) => {
+      const [low, high] = [stroke(x, 7), stroke(x, 3)];
+      return { ...low, heads: [low.heads[0]!, high.heads[0]!], y0: high.y0 };
+    };
+    const [a, c] = [chord(900), chord(150)];
+    const first = linkCurves([curve(904, yOf(7) + 8, 990, yOf(7) + 8, 0.3), curve(904, yOf(3) - 8, 990, yOf(3) - 8, 0.3)], [a], SPACE);
+    const second = linkCurves([curve(100, yOf(7) + 8, 146, yOf(7) + 8, 0.3), curve(100, yOf(3) - 8, 146, yOf(3) - 8, 0.3)], [c], SPACE);
+    const { lookup, event } = place([a, c], [FSHARP4, F4]);
+    for (const s of [a, c]) event(s).notes.push({ pitch: { step: 'C', alter: 0, octave: 5 } });
+    const state = new TiesAndSlurs(lookup);
+    state.system(first);
+    state.system(second);
+    expect(event(a).notes.map((n) => n.tieStart)).toEqual([true, true]);
+    expect(event(c).notes.map((n) => n.tieStop)).toEqual([true, true]);
+    expect(event(c).notes[0]!.pitch).toEqual(FSHARP4);
+    expect(event(a).slurs).toBeUndefined();
+  });
+
   it('ignore a curve whose end reaches no stroke inside the system (a gap, not a break)', () => {
     const [a, b] = [stroke(200, 7), stroke(400, 7)];
     expect(linkCurves([curve(204, yOf(7) + 10, 300, yOf(7) + 10, 0.3)], [a, b], SPACE)).toEqual([]);
