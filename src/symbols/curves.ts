@@ -45,14 +45,15 @@ const JOIN_GAP = 0.7;
 /** … and this many spaces up or down. */
 const JOIN_RISE = 0.8;
 /**
- * Two pieces that meet in a point, one running down into it and the other up out of it (or up
- * into it and down out of it), are two curves ending and starting at one note: a slur into a tie,
- * or two ties in a row. A slur broken by a stem goes on smoothly. Both slopes (rise over run) must
- * be at least this steep for such a point …
+ * Two pieces that meet in a point on the side opposite their bows (arcs over the notes meeting
+ * low, arcs under them meeting high) are two curves ending and starting at one note: a slur into a
+ * tie, or two ties in a row. A slur broken by a stem goes on smoothly, or turns at its apex, which
+ * lies on the side it bows to. Both slopes (rise over run) must be at least this steep for such a
+ * point …
  */
 const CUSP_SLOPE = 0.15;
 /** … each measured over this many spaces of the piece next to the point. */
-const SLOPE_RUN = 0.6;
+const SLOPE_RUN = 1;
 /** An arc taller than this many spaces is something else (a brace, a bracket's end). */
 const MAX_CURVE_HEIGHT = 4;
 
@@ -102,7 +103,7 @@ function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
       const gap = piece.x0 - j.x1;
       if (gap > space * JOIN_GAP || gap < -space * 0.3) return false;
       if (Math.abs(middle(j.profile.get(j.x1)) - middle(piece.profile.get(piece.x0))) > space * JOIN_RISE) return false;
-      return !cusp(slopeAt(j, 'end', space), slopeAt(piece, 'start', space));
+      return !cusp(slopeAt(j, 'end', space), slopeAt(piece, 'start', space), pieceBow(j) + pieceBow(piece));
     });
     if (!host) {
       joined.push({ ...piece, profile: new Map(piece.profile) });
@@ -116,20 +117,44 @@ function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
   return joined;
 }
 
-/** Slope (rows per column, down positive) of a piece over its first or last stretch; 0 where it is too short to tell. */
+/** Slope (rows per column, down positive) of a piece over its first or last stretch, fitted by least squares; 0 where it is too short to tell. */
 function slopeAt(piece: Piece, which: 'start' | 'end', space: number): number {
   const edge = which === 'start' ? piece.x0 : piece.x1;
   const inner = which === 'start' ? edge + space * SLOPE_RUN : edge - space * SLOPE_RUN;
-  const cols = [...piece.profile.keys()].filter((c) => (c - edge) * (c - inner) <= 0).sort((a, b) => a - b);
-  if (cols.length < 2 || cols[cols.length - 1]! - cols[0]! < 2) return 0;
-  const first = cols[0]!;
-  const last = cols[cols.length - 1]!;
-  return (middle(piece.profile.get(last)) - middle(piece.profile.get(first))) / (last - first);
+  const cols = [...piece.profile.keys()].filter((c) => (c - edge) * (c - inner) <= 0);
+  if (cols.length < 3) return 0;
+  const mx = cols.reduce((a, c) => a + c, 0) / cols.length;
+  const my = cols.reduce((a, c) => a + middle(piece.profile.get(c)), 0) / cols.length;
+  let sxy = 0;
+  let sxx = 0;
+  for (const c of cols) {
+    sxy += (c - mx) * (middle(piece.profile.get(c)) - my);
+    sxx += (c - mx) ** 2;
+  }
+  return sxx ? sxy / sxx : 0;
 }
 
-/** A sharp turn where one piece's end (slope `left`) meets the next one's start (slope `right`). */
-function cusp(left: number, right: number): boolean {
-  return Math.sign(left) !== Math.sign(right) && Math.min(Math.abs(left), Math.abs(right)) >= CUSP_SLOPE;
+/**
+ * A sharp turn where one piece's end (slope `left`) meets the next one's start (slope `right`),
+ * pointing away from the way the pieces bow (`bow`: down positive).
+ */
+function cusp(left: number, right: number, bow: number): boolean {
+  if (Math.min(Math.abs(left), Math.abs(right)) < CUSP_SLOPE) return false;
+  const low = left > 0 && right < 0;
+  const high = left < 0 && right > 0;
+  return (low && bow < 0) || (high && bow > 0);
+}
+
+/** How far a piece's middle third stands off the line between its ends, on average (map rows, down positive). */
+function pieceBow(piece: Piece): number {
+  const cols = [...piece.profile.keys()].sort((a, b) => a - b);
+  const first = cols[0]!;
+  const last = cols[cols.length - 1]!;
+  const y0 = middle(piece.profile.get(first));
+  const y1 = middle(piece.profile.get(last));
+  const inner = cols.filter((c) => c >= first + (last - first) / 3 && c <= last - (last - first) / 3);
+  if (!inner.length || last === first) return 0;
+  return inner.reduce((sum, c) => sum + middle(piece.profile.get(c)) - (y0 + ((y1 - y0) * (c - first)) / (last - first)), 0) / inner.length;
 }
 
 function middle(span: [number, number] | undefined): number {

@@ -57,6 +57,19 @@ describe('curves', () => {
     expect(readCurves(map, staves, SPACE)).toHaveLength(2);
   });
 
+  it('read a slur under the notes that ends where a tie under them starts as two curves', () => {
+    const map = classMap();
+    arc(map, 100, 296, 120, -20);
+    arc(map, 304, 360, 110, -8);
+    expect(readCurves(map, staves, SPACE)).toHaveLength(2);
+  });
+
+  it('join a short, high slur that a stem cuts at its highest point', () => {
+    const map = classMap();
+    arc(map, 100, 172, 120, 24, [136, 138]);
+    expect(readCurves(map, staves, SPACE)).toHaveLength(1);
+  });
+
   it('join the pieces of one slur that stems cut, even where one cuts it at its highest point', () => {
     const map = classMap();
     // Stems cross the slur at a quarter of its length and at its middle.
