@@ -10,7 +10,7 @@
  */
 import type { Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
-import { classComponents, MAP_SCALE } from './components.js';
+import { classComponents, MAP_SCALE, type Component } from './components.js';
 import { wedgeShape } from './marks.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
@@ -54,6 +54,8 @@ const JOIN_RISE = 0.8;
 const CUSP_SLOPE = 0.15;
 /** … each measured over this many spaces of the piece next to the point. */
 const SLOPE_RUN = 1;
+/** Text painted no thicker than this many spaces in any column is a line, perhaps part of a curve. */
+const THIN_TEXT = 0.5;
 /** An arc taller than this many spaces is something else (a brace, a bracket's end). */
 const MAX_CURVE_HEIGHT = 4;
 
@@ -62,6 +64,8 @@ type Profile = Map<number, [number, number]>;
 
 interface Piece {
   profile: Profile;
+  /** Painted as a tie or slur; a borrowed piece (painted as text) counts only joined to one that is. */
+  own: boolean;
   x0: number;
   x1: number;
   confidence: number;
@@ -71,27 +75,34 @@ interface Piece {
 export function readCurves(map: ClassMap, staves: readonly Staff[], space: number): Curve[] {
   // A hairpin painted as a slur is read as a hairpin (marks.ts).
   const arcs = classComponents(map, [CLASS_INDEX.tieSlur], 3).filter((c) => !wedgeShape(c, map.width, space));
-  const pieces = arcs.map((c): Piece => {
-    const profile: Profile = new Map();
-    for (const i of c.pixels) {
-      const col = i % map.width;
-      const row = (i - col) / map.width;
-      const span = profile.get(col);
-      if (!span) profile.set(col, [row, row]);
-      else {
-        if (row < span[0]) span[0] = row;
-        if (row > span[1]) span[1] = row;
-      }
-    }
-    return { profile, x0: c.x0 / MAP_SCALE, x1: c.x1 / MAP_SCALE - 1, confidence: c.confidence, area: c.area };
-  });
+  // The model paints the flat middle of a long tie under the staff as text at times: thin text lines join the arcs they meet.
+  const thinText = classComponents(map, [CLASS_INDEX.text], 3)
+    .map((c) => pieceOf(c, map.width, false))
+    .filter((p) => p.x1 - p.x0 >= space / MAP_SCALE && [...p.profile.values()].every(([top, bottom]) => bottom - top < (space / MAP_SCALE) * THIN_TEXT));
+  const pieces = [...arcs.map((c) => pieceOf(c, map.width, true)), ...thinText];
   const curves: Curve[] = [];
   for (const piece of joinPieces(pieces, space / MAP_SCALE)) {
+    if (!piece.own) continue;
     const curve = curveOf(piece, staves);
     if (!curve || curve.x1 - curve.x0 < space * MIN_CURVE_WIDTH || curve.y1 - curve.y0 > space * MAX_CURVE_HEIGHT) continue;
     curves.push(curve);
   }
   return curves;
+}
+
+function pieceOf(c: Component, width: number, own: boolean): Piece {
+  const profile: Profile = new Map();
+  for (const i of c.pixels) {
+    const col = i % width;
+    const row = (i - col) / width;
+    const span = profile.get(col);
+    if (!span) profile.set(col, [row, row]);
+    else {
+      if (row < span[0]) span[0] = row;
+      if (row > span[1]) span[1] = row;
+    }
+  }
+  return { profile, own, x0: c.x0 / MAP_SCALE, x1: c.x1 / MAP_SCALE - 1, confidence: c.confidence, area: c.area };
 }
 
 /** Pieces whose ends meet, left to right, joined into one arc each. */
@@ -112,6 +123,7 @@ function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
     for (const [col, span] of piece.profile) host.profile.set(col, span);
     host.confidence = (host.confidence * host.area + piece.confidence * piece.area) / (host.area + piece.area);
     host.area += piece.area;
+    host.own ||= piece.own;
     host.x1 = Math.max(host.x1, piece.x1);
   }
   return joined;

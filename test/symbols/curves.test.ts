@@ -70,6 +70,24 @@ describe('curves', () => {
     expect(readCurves(map, staves, SPACE)).toHaveLength(1);
   });
 
+  it('read a long tie whose flat middle the model painted as text as one curve, and a thin text line alone as none', () => {
+    const map = classMap();
+    // Ends painted as a tie, the middle (x 140 to 300) as text.
+    arc(map, 100, 340, 170, -12);
+    for (let x = 140; x <= 300; x += 2) {
+      const t = (x - 100) / 240;
+      const row = (170 + 48 * t * (1 - t)) / 2;
+      map.paint(CLASS_INDEX.text, x / 2, row);
+      map.paint(CLASS_INDEX.text, x / 2, row + 1);
+    }
+    // A lyric's extender line: thin text with no curve beside it.
+    for (let x = 500; x <= 600; x += 2) map.paint(CLASS_INDEX.text, x / 2, 95);
+    const curves = readCurves(map, staves, SPACE);
+    expect(curves).toHaveLength(1);
+    expect(curves[0]!.x0).toBeLessThanOrEqual(102);
+    expect(curves[0]!.x1).toBeGreaterThanOrEqual(338);
+  });
+
   it('join the pieces of one slur that stems cut, even where one cuts it at its highest point', () => {
     const map = classMap();
     // Stems cross the slur at a quarter of its length and at its middle.
