@@ -6,6 +6,12 @@ import type { Note, NoteEvent, Pitch } from '../../src/score/model.js';
 import { frac } from '../../src/score/fraction.js';
 import type { Curve } from '../../src/symbols/curves.js';
 import type { Head } from '../../src/symbols/read-symbols.js';
+import { writeMidi } from '../../src/exports/midi.js';
+import { measure, part, score } from '../support/score-builder.js';
+import * as tonejsMidi from '@tonejs/midi';
+
+// Node loads the CommonJS package as a default export only; see src/exports/midi.ts.
+const { Midi } = 'Midi' in tonejsMidi ? tonejsMidi : (tonejsMidi as unknown as { default: typeof tonejsMidi }).default;
 
 const SPACE = 12;
 const TOP = 100;
@@ -160,6 +166,21 @@ describe('ties and slurs', () => {
     expect(event(c).notes.map((n) => n.tieStop)).toEqual([true, true]);
     expect(event(c).notes[0]!.pitch).toEqual(FSHARP4);
     expect(event(a).slurs).toBeUndefined();
+  });
+
+  it('sound a note tied across a barline once, at the sharp it carries, and the next measure\'s untied F as written', () => {
+    const [a, b, c] = [stroke(200, 7), stroke(300, 7), stroke(360, 7)];
+    const links = linkCurves([curve(208, yOf(7) + 8, 292, yOf(7) + 8, 0.3)], [a, b, c], SPACE);
+    // F#4 printed in the first measure; the second measure's Fs show no accidental.
+    const { lookup, event } = place([a, b, c], [FSHARP4, F4, F4]);
+    new TiesAndSlurs(lookup).system(links);
+    Object.assign(event(a), { duration: frac(4), type: 'whole' });
+    for (const s of [b, c]) Object.assign(event(s), { duration: frac(2), type: 'half' });
+    const midi = new Midi(writeMidi(score(part([measure([event(a)], { time: { beats: 4, beatType: 4 } }), measure([event(b), event(c)])]))));
+    expect(midi.tracks[0]!.notes.map((n) => [n.midi, n.ticks, n.durationTicks])).toEqual([
+      [66, 0, 1920 + 960],
+      [65, 1920 + 960, 960],
+    ]);
   });
 
   it('ignore a curve whose end reaches no stroke inside the system (a gap, not a break)', () => {
