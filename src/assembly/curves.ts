@@ -9,7 +9,10 @@
  * A tie joins two heads at one staff position in strokes that follow each
  * other, with its ends level with those heads; every other curve is a slur.
  * (Whether the two heads are the same pitch is checked once the pitches are
- * known: build-score.ts.)
+ * known: build-score.ts.) A tie is looked for head by head, not stroke by
+ * stroke: in a chord each head has its own tie, and where two voices share
+ * a place (stems up and down at one x) the stroke nearest the curve's end
+ * need not be the one whose head it ties.
  */
 import type { Head } from '../symbols/read-symbols.js';
 import type { Curve } from '../symbols/curves.js';
@@ -33,6 +36,12 @@ const END_REACH_UP_DOWN = 2;
 const TIE_LEVEL = 1.6;
 /** A tie bows little: its middle stands off its ends by at most this many spaces. */
 const TIE_MAX_BOW = 1.2;
+/** A tie starts at most this many spaces right of its head's right edge, and ends as far left of the tied-to head's left edge. */
+const TIE_REACH = 1.2;
+/** A tie's end may stand over or under its head (engravers draw ties of stemless notes so), up to this many spaces past the head's centre. */
+const TIE_OVERLAP = 0.6;
+/** Strokes this many spaces apart or less stand at one place (a chord split between two voices). */
+const SAME_PLACE = 0.3;
 
 /**
  * Links each curve of a system to the strokes at its ends. `strokes` are the system's chords on all
@@ -42,6 +51,11 @@ const TIE_MAX_BOW = 1.2;
 export function linkCurves(curves: readonly Curve[], strokes: readonly Stroke[], space: number): CurveLink[] {
   const links: CurveLink[] = [];
   for (const curve of curves) {
+    const tied = tieByHeads(curve, strokes, space);
+    if (tied) {
+      links.push(tied);
+      continue;
+    }
     const from = nearestStroke(curve.start, strokes, space, 'start');
     const to = nearestStroke(curve.end, strokes.filter((s) => s !== from && (!from || s.x > from.x)), space, 'end');
     const onStaff = strokes.filter((s) => s.staff === curve.staff);
@@ -55,6 +69,48 @@ export function linkCurves(curves: readonly Curve[], strokes: readonly Stroke[],
     links.push(link);
   }
   return links;
+}
+
+/**
+ * A curve that ties two heads, found head by head: flat, its start level with and just right of a
+ * head, its end level with and just left of a head at the same staff position on a later stroke of
+ * the same staff, and nothing between them that would make it a slur (a stroke of the first one's
+ * stem direction, or a head at the same position).
+ */
+function tieByHeads(curve: Curve, strokes: readonly Stroke[], space: number): CurveLink | undefined {
+  if (curve.bow > space * TIE_MAX_BOW) return undefined;
+  const level = (head: Head, y: number) => Math.abs(head.y - y) <= space * TIE_LEVEL;
+  const starts: { head: Head; stroke: Stroke }[] = [];
+  const ends: { head: Head; stroke: Stroke }[] = [];
+  for (const stroke of strokes) {
+    if (stroke.grace) continue;
+    for (const head of stroke.heads) {
+      if (level(head, curve.start.y) && head.x <= curve.start.x + space * TIE_OVERLAP && curve.start.x - head.x1 <= space * TIE_REACH) starts.push({ head, stroke });
+      if (level(head, curve.end.y) && head.x >= curve.end.x - space * TIE_OVERLAP && head.x0 - curve.end.x <= space * TIE_REACH) ends.push({ head, stroke });
+    }
+  }
+  let best: { cost: number; link: CurveLink } | undefined;
+  for (const a of starts) {
+    for (const b of ends) {
+      if (b.stroke.staff !== a.stroke.staff || b.head.position !== a.head.position || b.stroke.x <= a.stroke.x + space * SAME_PLACE) continue;
+      if (tieBlocked(a, b, strokes, space)) continue;
+      const cost = Math.abs(a.head.y - curve.start.y) + Math.abs(b.head.y - curve.end.y);
+      if (!best || cost < best.cost) best = { cost, link: { curve, from: a.stroke, to: b.stroke, tie: { from: a.head, to: b.head } } };
+    }
+  }
+  return best?.link;
+}
+
+/** Something between two heads that a curve joins makes it a slur: a stroke of the first one's stem direction, or a head at their position. */
+function tieBlocked(a: { head: Head; stroke: Stroke }, b: { head: Head; stroke: Stroke }, strokes: readonly Stroke[], space: number): boolean {
+  return strokes.some(
+    (s) =>
+      s.staff === a.stroke.staff &&
+      !s.grace &&
+      s.x > a.stroke.x + space * SAME_PLACE &&
+      s.x < b.stroke.x - space * SAME_PLACE &&
+      (s.up === a.stroke.up || s.heads.some((h) => h.position === a.head.position)),
+  );
 }
 
 /** The stroke a curve's end belongs to: the nearest within reach, on the right side of it. */

@@ -9,7 +9,10 @@
  *   the part uses, as MusicXML asks.
  * - A tie or slur that runs off a system is picked up by the first curve
  *   coming in from the left on the same part's next system (a tie at the same
- *   step and octave).
+ *   step and octave). A curve running off a system is cut short and flat, so
+ *   it may look like a tie where it is the start of a slur: taken for a tie
+ *   and met on the next system by no tie of its pitch but by another curve,
+ *   it becomes a slur to that curve's note.
  */
 import type { Note, NoteEvent, Pitch } from '../score/model.js';
 import type { Head } from '../symbols/read-symbols.js';
@@ -27,6 +30,13 @@ export interface NoteLookup {
   note(head: Head, stroke: Stroke): Note | undefined;
 }
 
+/** A tie that runs on to the next system, from a note of this stroke's event. */
+interface OpenTie {
+  note: Note;
+  event: NoteEvent;
+  placement: 'above' | 'below';
+}
+
 interface OpenSlur {
   number: number;
   /** x where it stops on the current system; Infinity while it runs to the next. */
@@ -37,7 +47,7 @@ const MAX_SLUR_NUMBER = 16;
 
 export class TiesAndSlurs {
   /** Per part: notes whose tie runs on to the next system. */
-  private openTies = new Map<number, Note[]>();
+  private openTies = new Map<number, OpenTie[]>();
   /** Per part: slurs started on the current system (or carried into it), with where they stop. */
   private openSlurs = new Map<number, OpenSlur[]>();
 
@@ -49,26 +59,45 @@ export class TiesAndSlurs {
     const carriedSlurs = new Map([...this.openSlurs].map(([part, open]) => [part, open.filter((s) => s.stopX === Infinity)]));
     this.openTies = new Map();
     this.openSlurs = new Map();
-    // Curves coming in from the previous system close what it left open; what they do not close is lost.
-    for (const link of links.filter((l) => !l.from).sort((a, b) => a.curve.end.x - b.curve.end.x)) this.incoming(link, carriedTies, carriedSlurs);
+    // Curves coming in from the previous system close what it left open, ties of their pitch first;
+    // what they do not close is lost.
+    const incoming = links.filter((l) => !l.from).sort((a, b) => a.curve.end.x - b.curve.end.x);
+    const rest = incoming.filter((link) => !this.closeTie(link, carriedTies));
+    for (const link of rest) this.closeSlur(link, carriedTies, carriedSlurs);
     for (const link of links.filter((l) => l.from).sort((a, b) => a.from!.x - b.from!.x)) this.outgoing(link);
   }
 
-  private incoming(link: CurveLink, carriedTies: Map<number, Note[]>, carriedSlurs: Map<number, OpenSlur[]>): void {
+  /** An incoming tie that continues a carried one of its pitch; false where there is none. */
+  private closeTie(link: CurveLink, carriedTies: Map<number, OpenTie[]>): boolean {
+    const to = this.lookup.stroke(link.to!);
+    const note = to && link.tie?.to && this.lookup.note(link.tie.to, link.to!);
+    if (!to || !note) return false;
+    const waiting = carriedTies.get(to.part) ?? [];
+    const tied = waiting.find((t) => samePlace(t.note.pitch, note.pitch));
+    if (!tied) return false;
+    tie(tied.note, note);
+    waiting.splice(waiting.indexOf(tied), 1);
+    return true;
+  }
+
+  /** An incoming curve that continues a carried slur, or a carried curve that no tie of its pitch continued. */
+  private closeSlur(link: CurveLink, carriedTies: Map<number, OpenTie[]>, carriedSlurs: Map<number, OpenSlur[]>): void {
     const to = this.lookup.stroke(link.to!);
     if (!to) return;
-    const note = link.tie?.to && this.lookup.note(link.tie.to, link.to!);
-    const waiting = carriedTies.get(to.part) ?? [];
-    const tied = note && waiting.find((n) => samePlace(n.pitch, note.pitch));
-    if (tied && note) {
-      tie(tied, note);
-      waiting.splice(waiting.indexOf(tied), 1);
+    const slur = carriedSlurs.get(to.part)?.shift();
+    if (slur) {
+      addSlur(to.event, { type: 'stop', number: slur.number });
+      this.open(to.part).push({ number: slur.number, stopX: link.to!.x });
       return;
     }
-    const slur = carriedSlurs.get(to.part)?.shift();
-    if (!slur) return;
-    addSlur(to.event, { type: 'stop', number: slur.number });
-    this.open(to.part).push({ number: slur.number, stopX: link.to!.x });
+    const taken = carriedTies.get(to.part)?.shift();
+    if (!taken) return;
+    const number = firstFree(this.open(to.part).map((s) => s.number));
+    if (number === undefined) return;
+    delete taken.note.tieStart;
+    addSlur(taken.event, { type: 'start', number, placement: taken.placement });
+    addSlur(to.event, { type: 'stop', number });
+    this.open(to.part).push({ number, stopX: link.to!.x });
   }
 
   private outgoing(link: CurveLink): void {
@@ -78,8 +107,10 @@ export class TiesAndSlurs {
       const first = this.lookup.note(link.tie.from, link.from!);
       const second = link.tie.to && link.to ? this.lookup.note(link.tie.to, link.to) : undefined;
       if (first && !link.to) {
+        // A tie until the next system shows otherwise (see closeSlur).
         first.tieStart = true;
-        this.openTies.set(from.part, [...(this.openTies.get(from.part) ?? []), first]);
+        const open: OpenTie = { note: first, event: from.event, placement: link.curve.over ? 'above' : 'below' };
+        this.openTies.set(from.part, [...(this.openTies.get(from.part) ?? []), open]);
         return;
       }
       if (first && second && samePlace(first.pitch, second.pitch)) {

@@ -10,7 +10,7 @@
  */
 import type { Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
-import { classComponents, MAP_SCALE } from './components.js';
+import { classComponents, MAP_SCALE, type Component } from './components.js';
 import { wedgeShape } from './marks.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
@@ -44,6 +44,18 @@ const MIN_CURVE_WIDTH = 0.8;
 const JOIN_GAP = 0.7;
 /** … and this many spaces up or down. */
 const JOIN_RISE = 0.8;
+/**
+ * Two pieces that meet in a point on the side opposite their bows (arcs over the notes meeting
+ * low, arcs under them meeting high) are two curves ending and starting at one note: a slur into a
+ * tie, or two ties in a row. A slur broken by a stem goes on smoothly, or turns at its apex, which
+ * lies on the side it bows to. Both slopes (rise over run) must be at least this steep for such a
+ * point …
+ */
+const CUSP_SLOPE = 0.15;
+/** … each measured over this many spaces of the piece next to the point. */
+const SLOPE_RUN = 1;
+/** Text painted no thicker than this many spaces in any column is a line, perhaps part of a curve. */
+const THIN_TEXT = 0.5;
 /** An arc taller than this many spaces is something else (a brace, a bracket's end). */
 const MAX_CURVE_HEIGHT = 4;
 
@@ -52,6 +64,8 @@ type Profile = Map<number, [number, number]>;
 
 interface Piece {
   profile: Profile;
+  /** Painted as a tie or slur; a borrowed piece (painted as text) counts only joined to one that is. */
+  own: boolean;
   x0: number;
   x1: number;
   confidence: number;
@@ -61,27 +75,34 @@ interface Piece {
 export function readCurves(map: ClassMap, staves: readonly Staff[], space: number): Curve[] {
   // A hairpin painted as a slur is read as a hairpin (marks.ts).
   const arcs = classComponents(map, [CLASS_INDEX.tieSlur], 3).filter((c) => !wedgeShape(c, map.width, space));
-  const pieces = arcs.map((c): Piece => {
-    const profile: Profile = new Map();
-    for (const i of c.pixels) {
-      const col = i % map.width;
-      const row = (i - col) / map.width;
-      const span = profile.get(col);
-      if (!span) profile.set(col, [row, row]);
-      else {
-        if (row < span[0]) span[0] = row;
-        if (row > span[1]) span[1] = row;
-      }
-    }
-    return { profile, x0: c.x0 / MAP_SCALE, x1: c.x1 / MAP_SCALE - 1, confidence: c.confidence, area: c.area };
-  });
+  // The model paints the flat middle of a long tie under the staff as text at times: thin text lines join the arcs they meet.
+  const thinText = classComponents(map, [CLASS_INDEX.text], 3)
+    .map((c) => pieceOf(c, map.width, false))
+    .filter((p) => p.x1 - p.x0 >= space / MAP_SCALE && [...p.profile.values()].every(([top, bottom]) => bottom - top < (space / MAP_SCALE) * THIN_TEXT));
+  const pieces = [...arcs.map((c) => pieceOf(c, map.width, true)), ...thinText];
   const curves: Curve[] = [];
   for (const piece of joinPieces(pieces, space / MAP_SCALE)) {
+    if (!piece.own) continue;
     const curve = curveOf(piece, staves);
     if (!curve || curve.x1 - curve.x0 < space * MIN_CURVE_WIDTH || curve.y1 - curve.y0 > space * MAX_CURVE_HEIGHT) continue;
     curves.push(curve);
   }
   return curves;
+}
+
+function pieceOf(c: Component, width: number, own: boolean): Piece {
+  const profile: Profile = new Map();
+  for (const i of c.pixels) {
+    const col = i % width;
+    const row = (i - col) / width;
+    const span = profile.get(col);
+    if (!span) profile.set(col, [row, row]);
+    else {
+      if (row < span[0]) span[0] = row;
+      if (row > span[1]) span[1] = row;
+    }
+  }
+  return { profile, own, x0: c.x0 / MAP_SCALE, x1: c.x1 / MAP_SCALE - 1, confidence: c.confidence, area: c.area };
 }
 
 /** Pieces whose ends meet, left to right, joined into one arc each. */
@@ -92,7 +113,8 @@ function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
     const host = joined.find((j) => {
       const gap = piece.x0 - j.x1;
       if (gap > space * JOIN_GAP || gap < -space * 0.3) return false;
-      return Math.abs(middle(j.profile.get(j.x1)) - middle(piece.profile.get(piece.x0))) <= space * JOIN_RISE;
+      if (Math.abs(middle(j.profile.get(j.x1)) - middle(piece.profile.get(piece.x0))) > space * JOIN_RISE) return false;
+      return !cusp(slopeAt(j, 'end', space), slopeAt(piece, 'start', space), pieceBow(j) + pieceBow(piece));
     });
     if (!host) {
       joined.push({ ...piece, profile: new Map(piece.profile) });
@@ -101,9 +123,50 @@ function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
     for (const [col, span] of piece.profile) host.profile.set(col, span);
     host.confidence = (host.confidence * host.area + piece.confidence * piece.area) / (host.area + piece.area);
     host.area += piece.area;
+    host.own ||= piece.own;
     host.x1 = Math.max(host.x1, piece.x1);
   }
   return joined;
+}
+
+/** Slope (rows per column, down positive) of a piece over its first or last stretch, fitted by least squares; 0 where it is too short to tell. */
+function slopeAt(piece: Piece, which: 'start' | 'end', space: number): number {
+  const edge = which === 'start' ? piece.x0 : piece.x1;
+  const inner = which === 'start' ? edge + space * SLOPE_RUN : edge - space * SLOPE_RUN;
+  const cols = [...piece.profile.keys()].filter((c) => (c - edge) * (c - inner) <= 0);
+  if (cols.length < 3) return 0;
+  const mx = cols.reduce((a, c) => a + c, 0) / cols.length;
+  const my = cols.reduce((a, c) => a + middle(piece.profile.get(c)), 0) / cols.length;
+  let sxy = 0;
+  let sxx = 0;
+  for (const c of cols) {
+    sxy += (c - mx) * (middle(piece.profile.get(c)) - my);
+    sxx += (c - mx) ** 2;
+  }
+  return sxx ? sxy / sxx : 0;
+}
+
+/**
+ * A sharp turn where one piece's end (slope `left`) meets the next one's start (slope `right`),
+ * pointing away from the way the pieces bow (`bow`: down positive).
+ */
+function cusp(left: number, right: number, bow: number): boolean {
+  if (Math.min(Math.abs(left), Math.abs(right)) < CUSP_SLOPE) return false;
+  const low = left > 0 && right < 0;
+  const high = left < 0 && right > 0;
+  return (low && bow < 0) || (high && bow > 0);
+}
+
+/** How far a piece's middle third stands off the line between its ends, on average (map rows, down positive). */
+function pieceBow(piece: Piece): number {
+  const cols = [...piece.profile.keys()].sort((a, b) => a - b);
+  const first = cols[0]!;
+  const last = cols[cols.length - 1]!;
+  const y0 = middle(piece.profile.get(first));
+  const y1 = middle(piece.profile.get(last));
+  const inner = cols.filter((c) => c >= first + (last - first) / 3 && c <= last - (last - first) / 3);
+  if (!inner.length || last === first) return 0;
+  return inner.reduce((sum, c) => sum + middle(piece.profile.get(c)) - (y0 + ((y1 - y0) * (c - first)) / (last - first)), 0) / inner.length;
 }
 
 function middle(span: [number, number] | undefined): number {

@@ -6,6 +6,12 @@ import type { Note, NoteEvent, Pitch } from '../../src/score/model.js';
 import { frac } from '../../src/score/fraction.js';
 import type { Curve } from '../../src/symbols/curves.js';
 import type { Head } from '../../src/symbols/read-symbols.js';
+import { writeMidi } from '../../src/exports/midi.js';
+import { measure, part, score } from '../support/score-builder.js';
+import * as tonejsMidi from '@tonejs/midi';
+
+// Node loads the CommonJS package as a default export only; see src/exports/midi.ts.
+const { Midi } = 'Midi' in tonejsMidi ? tonejsMidi : (tonejsMidi as unknown as { default: typeof tonejsMidi }).default;
 
 const SPACE = 12;
 const TOP = 100;
@@ -94,6 +100,87 @@ describe('ties and slurs', () => {
     expect(event(c).notes[0]!.tieStop).toBe(true);
     expect(event(b).slurs?.[0]?.type).toBe('start');
     expect(event(d).slurs).toEqual([{ type: 'stop', number: event(b).slurs![0]!.number }]);
+  });
+
+  it('tie a head to the one at its position where another voice\'s stroke stands nearer the curve\'s end', () => {
+    const a = stroke(200, 7);
+    const b = stroke(260, 7);
+    // A second voice at the same place, its stem down through where the tie ends.
+    const other = stroke(257, 5);
+    other.up = false;
+    Object.assign(other, { y0: yOf(5) - 6, y1: yOf(5) + 42 });
+    const links = linkCurves([curve(208, yOf(7) + 8, 252, yOf(7) + 8, 0.3)], [a, b, other], SPACE);
+    expect(links).toHaveLength(1);
+    expect(links[0]!.to).toBe(b);
+    expect(links[0]!.tie).toEqual({ from: a.heads[0], to: b.heads[0] });
+  });
+
+  it('tie each head of a chord to its own head in the next chord', () => {
+    const chord = (x: number) => {
+      const [low, high] = [stroke(x, 7), stroke(x, 3)];
+      return { ...low, heads: [low.heads[0]!, high.heads[0]!], y0: high.y0 };
+    };
+    const [a, b] = [chord(200), chord(260)];
+    const ties = [curve(208, yOf(7) + 8, 252, yOf(7) + 8, 0.3), curve(208, yOf(3) - 8, 252, yOf(3) - 8, 0.3)];
+    const links = linkCurves(ties, [a, b], SPACE);
+    expect(links.map((l) => [l.tie?.from?.position, l.tie?.to?.position])).toEqual([[7, 7], [3, 3]]);
+    const { lookup, event } = place([a, b], [F4, F4]);
+    // Two heads each: give the upper ones their own pitch.
+    for (const s of [a, b]) event(s).notes.push({ pitch: { step: 'C', alter: 0, octave: 5 } });
+    new TiesAndSlurs(lookup).system(links);
+    expect(event(a).notes.map((n) => n.tieStart)).toEqual([true, true]);
+    expect(event(b).notes.map((n) => n.tieStop)).toEqual([true, true]);
+  });
+
+  it('make a slur of a flat curve running off the system that the next system continues to another pitch', () => {
+    const a = stroke(900, 7);
+    const c = stroke(150, 5);
+    // Cut short by the system's end, the slur's start is as flat as a tie and level with its head.
+    const first = linkCurves([curve(904, yOf(7) + 10, 990, yOf(7) + 12, 0.3)], [a], SPACE);
+    const second = linkCurves([curve(100, yOf(5) + 14, 146, yOf(5) + 10, 0.3)], [c], SPACE);
+    expect(first[0]!.tie?.from).toBe(a.heads[0]);
+    const { lookup, event } = place([a, c], [F4, A4]);
+    const state = new TiesAndSlurs(lookup);
+    state.system(first);
+    state.system(second);
+    expect(event(a).notes[0]!.tieStart).toBeUndefined();
+    expect(event(c).notes[0]!.tieStop).toBeUndefined();
+    expect(event(a).slurs).toEqual([{ type: 'start', number: 1, placement: 'below' }]);
+    expect(event(c).slurs).toEqual([{ type: 'stop', number: 1 }]);
+  });
+
+  it('carry a tied note\'s accidental across the system break, and tie each head of a chord on its own', () => {
+    const chord = (x: number) => {
+      const [low, high] = [stroke(x, 7), stroke(x, 3)];
+      return { ...low, heads: [low.heads[0]!, high.heads[0]!], y0: high.y0 };
+    };
+    const [a, c] = [chord(900), chord(150)];
+    const first = linkCurves([curve(904, yOf(7) + 8, 990, yOf(7) + 8, 0.3), curve(904, yOf(3) - 8, 990, yOf(3) - 8, 0.3)], [a], SPACE);
+    const second = linkCurves([curve(100, yOf(7) + 8, 146, yOf(7) + 8, 0.3), curve(100, yOf(3) - 8, 146, yOf(3) - 8, 0.3)], [c], SPACE);
+    const { lookup, event } = place([a, c], [FSHARP4, F4]);
+    for (const s of [a, c]) event(s).notes.push({ pitch: { step: 'C', alter: 0, octave: 5 } });
+    const state = new TiesAndSlurs(lookup);
+    state.system(first);
+    state.system(second);
+    expect(event(a).notes.map((n) => n.tieStart)).toEqual([true, true]);
+    expect(event(c).notes.map((n) => n.tieStop)).toEqual([true, true]);
+    expect(event(c).notes[0]!.pitch).toEqual(FSHARP4);
+    expect(event(a).slurs).toBeUndefined();
+  });
+
+  it('sound a note tied across a barline once, at the sharp it carries, and the next measure\'s untied F as written', () => {
+    const [a, b, c] = [stroke(200, 7), stroke(300, 7), stroke(360, 7)];
+    const links = linkCurves([curve(208, yOf(7) + 8, 292, yOf(7) + 8, 0.3)], [a, b, c], SPACE);
+    // F#4 printed in the first measure; the second measure's Fs show no accidental.
+    const { lookup, event } = place([a, b, c], [FSHARP4, F4, F4]);
+    new TiesAndSlurs(lookup).system(links);
+    Object.assign(event(a), { duration: frac(4), type: 'whole' });
+    for (const s of [b, c]) Object.assign(event(s), { duration: frac(2), type: 'half' });
+    const midi = new Midi(writeMidi(score(part([measure([event(a)], { time: { beats: 4, beatType: 4 } }), measure([event(b), event(c)])]))));
+    expect(midi.tracks[0]!.notes.map((n) => [n.midi, n.ticks, n.durationTicks])).toEqual([
+      [66, 0, 1920 + 960],
+      [65, 1920 + 960, 960],
+    ]);
   });
 
   it('ignore a curve whose end reaches no stroke inside the system (a gap, not a break)', () => {

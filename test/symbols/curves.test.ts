@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { readCurves } from '../../src/symbols/curves.js';
+import type { ClassMap } from '../../src/symbols/segment.js';
+import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
+import { straightStaff } from '../support/straight-staff.js';
+
+const SPACE = 12;
+/** The class map is half the prepared page's resolution: a staff space is 6 map pixels. */
+const W = 500;
+const H = 200;
+
+function classMap(): ClassMap & { paint(cls: number, x: number, y: number): void } {
+  const data = new Uint8Array(W * H);
+  return {
+    width: W,
+    height: H,
+    data,
+    confidence: new Uint8Array(W * H).fill(230),
+    paint(cls: number, x: number, y: number) {
+      if (x >= 0 && x < W && y >= 0 && y < H) data[Math.round(y) * W + Math.round(x)] = cls;
+    },
+  };
+}
+
+/**
+ * An arc from x0 to x1 (prepared pixels) whose ends stand at `y` and whose middle rises `rise`
+ * pixels (negative: sinks), two map pixels thick; columns in `skip` are left to another class.
+ */
+function arc(map: ReturnType<typeof classMap>, x0: number, x1: number, y: number, rise: number, skip: readonly number[] = [], cls: number = CLASS_INDEX.tieSlur): void {
+  for (let x = x0 / 2; x <= x1 / 2; x++) {
+    const t = (x - x0 / 2) / ((x1 - x0) / 2);
+    const row = (y - 4 * rise * t * (1 - t)) / 2;
+    const paintAs = skip.includes(x * 2) ? CLASS_INDEX.stem : cls;
+    map.paint(paintAs, x, row);
+    map.paint(paintAs, x, row + 1);
+  }
+}
+
+const staves = [straightStaff(100, SPACE, 0, 1000)];
+
+describe('curves', () => {
+  it('read two ties in a row, over the note they share, as two curves', () => {
+    const map = classMap();
+    // Tied whole notes at x 200, 300 and 400: each tie rises from one head and comes down onto the next.
+    arc(map, 204, 298, 110, 8);
+    arc(map, 302, 396, 110, 8);
+    const curves = readCurves(map, staves, SPACE).sort((a, b) => a.x0 - b.x0);
+    expect(curves).toHaveLength(2);
+    expect(curves[0]!.x1).toBeLessThanOrEqual(302);
+    expect(curves[1]!.x0).toBeGreaterThanOrEqual(298);
+  });
+
+  it('read a slur into a tie at the note where one ends and the other starts as two curves', () => {
+    const map = classMap();
+    arc(map, 100, 298, 110, 20);
+    arc(map, 302, 380, 110, 6);
+    expect(readCurves(map, staves, SPACE)).toHaveLength(2);
+  });
+
+  it('read a slur under the notes that ends where a tie under them starts as two curves', () => {
+    const map = classMap();
+    arc(map, 100, 296, 120, -20);
+    arc(map, 304, 360, 110, -8);
+    expect(readCurves(map, staves, SPACE)).toHaveLength(2);
+  });
+
+  it('join a short, high slur that a stem cuts at its highest point', () => {
+    const map = classMap();
+    arc(map, 100, 172, 120, 24, [136, 138]);
+    expect(readCurves(map, staves, SPACE)).toHaveLength(1);
+  });
+
+  it('read a long tie whose flat middle the model painted as text as one curve, and a thin text line alone as none', () => {
+    const map = classMap();
+    // Ends painted as a tie, the middle (x 140 to 300) as text.
+    arc(map, 100, 340, 170, -12);
+    for (let x = 140; x <= 300; x += 2) {
+      const t = (x - 100) / 240;
+      const row = (170 + 48 * t * (1 - t)) / 2;
+      map.paint(CLASS_INDEX.text, x / 2, row);
+      map.paint(CLASS_INDEX.text, x / 2, row + 1);
+    }
+    // A lyric's extender line: thin text with no curve beside it.
+    for (let x = 500; x <= 600; x += 2) map.paint(CLASS_INDEX.text, x / 2, 95);
+    const curves = readCurves(map, staves, SPACE);
+    expect(curves).toHaveLength(1);
+    expect(curves[0]!.x0).toBeLessThanOrEqual(102);
+    expect(curves[0]!.x1).toBeGreaterThanOrEqual(338);
+  });
+
+  it('join the pieces of one slur that stems cut, even where one cuts it at its highest point', () => {
+    const map = classMap();
+    // Stems cross the slur at a quarter of its length and at its middle.
+    arc(map, 100, 400, 110, 24, [174, 176, 250, 252]);
+    const curves = readCurves(map, staves, SPACE);
+    expect(curves).toHaveLength(1);
+    expect(curves[0]!.x0).toBeLessThanOrEqual(102);
+    expect(curves[0]!.x1).toBeGreaterThanOrEqual(398);
+  });
+});
