@@ -4,6 +4,9 @@
  * makes the voice fit:
  * - a rest alone in its voice is a whole-measure rest, whatever its glyph;
  * - a tuplet mark over a group makes it a triplet (3 in the time of 2);
+ * - notes one beam joins in a run of three (or six) equal values are a triplet
+ *   (a sextuplet) whose number the engraver left out, when reading every such
+ *   run so makes the voice fit exactly;
  * - runs of equal short notes in threes are triplets whose mark the engraver
  *   left out after the first ("simile"), when that alone makes the voice fit;
  * - one missed or extra augmentation dot.
@@ -23,6 +26,8 @@ export interface TimedItem {
   grace?: boolean;
   measureRest?: boolean;
   duration: Fraction;
+  /** Items one beam joins share this number; absent where no beam joins the item to another. */
+  beamGroup?: number;
 }
 
 export function voiceDuration(items: readonly { duration: Fraction }[]): Fraction {
@@ -40,7 +45,8 @@ function setDuration(item: TimedItem): void {
  * of three as triplets (a stray mark licenses nothing: scans are full of
  * specks the model takes for tuplet numbers).
  *
- * Returns whether the voice's own tuplet marks made it fit.
+ * Returns whether tuplets made it fit: marked ones, or ones its beams and its
+ * length imply (both license unmarked triplets later on the staff).
  */
 export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number, tripletsShown = false): boolean {
   if (items.length === 1 && items[0]!.isRest && (items[0]!.type === 'whole' || items[0]!.type === 'half' || compare(items[0]!.duration, expected) !== 0)) {
@@ -65,12 +71,15 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
       }
       if (fits()) return true;
     }
+    // The marks kept and the beamed runs they leave unmarked together.
+    if (compare(voiceDuration(items), expected) > 0 && beamedTuplets(items, expected, tupletMarks, space)) return true;
     items.forEach((item, k) => {
       item.tuplet = before[k];
       setDuration(item);
     });
   }
-  if (tripletsShown && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected)) return false;
+  if (compare(voiceDuration(items), expected) > 0 && beamedTuplets(items, expected, tupletMarks, space)) return true;
+  if (tripletsShown && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected, tupletMarks, space)) return true;
   const missing = sub(expected, voiceDuration(items));
   // One dot more or less: the dot adds half the item's undotted value (for a single dot).
   const candidates = items.filter((item) => {
@@ -119,16 +128,13 @@ function applyTriplet(items: TimedItem[], markX: number, space: number): void {
  * become triplets one group at a time from the left until the voice fits;
  * if it never fits exactly, nothing changes.
  */
-function unmarkedTriplets(items: TimedItem[], expected: Fraction): boolean {
+function unmarkedTriplets(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): boolean {
   const before = items.map((i) => i.tuplet);
   const short = (i: TimedItem) => !i.tuplet && !i.grace && !i.isRest && i.dots === 0 && compare(notatedDuration(i.type), frac(1, 2)) <= 0;
   for (let k = 0; k + 3 <= items.length && compare(voiceDuration(items), expected) > 0; ) {
     const group = items.slice(k, k + 3);
     if (group.every(short) && group.every((i) => i.type === group[0]!.type)) {
-      group.forEach((item, n) => {
-        item.tuplet = { actual: 3, normal: 2, start: n === 0, stop: n === 2 };
-        setDuration(item);
-      });
+      makeTuplet(group, TRIPLET, tupletMarks, space);
       k += 3;
     } else k++;
   }
@@ -138,4 +144,78 @@ function unmarkedTriplets(items: TimedItem[], expected: Fraction): boolean {
     setDuration(item);
   });
   return false;
+}
+
+/** A tuplet's notes in the time of how many of their value. */
+interface Ratio {
+  actual: number;
+  normal: number;
+}
+
+const TRIPLET: Ratio = { actual: 3, normal: 2 };
+/** Six equal notes under one beam in the time of four: the sextuplet engravers print as "6". */
+const SEXTUPLET: Ratio = { actual: 6, normal: 4 };
+/** Beamed runs read as tuplets, by their length. */
+const BEAMED_TUPLETS: ReadonlyMap<number, Ratio> = new Map([
+  [3, TRIPLET],
+  [6, SEXTUPLET],
+]);
+/** How far, in spaces, a tuplet number may stand beyond its group's first and last notes and still be its own. */
+const MARK_OVER_GROUP_SPACES = 1.5;
+
+/**
+ * Makes a group one tuplet. A group with no tuplet mark over it is implied: the page printed neither
+ * number nor bracket, and the export says so.
+ */
+function makeTuplet(group: readonly TimedItem[], ratio: Ratio, tupletMarks: readonly number[], space: number): void {
+  const x0 = group[0]!.x - space * MARK_OVER_GROUP_SPACES;
+  const x1 = group[group.length - 1]!.x + space * MARK_OVER_GROUP_SPACES;
+  const implied = !tupletMarks.some((x) => x >= x0 && x <= x1);
+  group.forEach((item, n) => {
+    item.tuplet = { ...ratio, start: n === 0, stop: n === group.length - 1, ...(implied ? { implied: true } : {}) };
+    setDuration(item);
+  });
+}
+
+/**
+ * Runs of notes one beam joins, in order: each a whole beam's notes within the voice (consecutive
+ * items of one beam group), none a rest, a grace note or already a tuplet.
+ */
+export function beamRuns(items: readonly TimedItem[]): TimedItem[][] {
+  const runs: TimedItem[][] = [];
+  for (let k = 0; k < items.length; ) {
+    const group = items[k]!.beamGroup;
+    let end = k + 1;
+    if (group !== undefined) while (end < items.length && items[end]!.beamGroup === group) end++;
+    const run = items.slice(k, end);
+    if (group !== undefined && run.every((i) => !i.isRest && !i.grace && !i.tuplet)) runs.push(run);
+    k = end;
+  }
+  return runs;
+}
+
+/**
+ * Tuplets the beams imply: in a voice longer than its measure, every beamed run of three equal notes
+ * (a triplet) or six (a sextuplet), undotted, an eighth or shorter, is read as a tuplet, when that
+ * makes the voice last exactly its measure. The arithmetic is the evidence: each such run is a third
+ * too long as printed, and together they must account for all the voice runs over, no more and no
+ * less; otherwise nothing changes. (In a compound metre three beamed eighths are a beat and the voice
+ * does not run over.)
+ */
+export function beamedTuplets(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): boolean {
+  const candidates = beamRuns(items).filter((run) => BEAMED_TUPLETS.has(run.length) && equalShortValues(run));
+  if (!candidates.length) return false;
+  const before = items.map((i) => i.tuplet);
+  for (const run of candidates) makeTuplet(run, BEAMED_TUPLETS.get(run.length)!, tupletMarks, space);
+  if (equals(voiceDuration(items), expected)) return true;
+  items.forEach((item, n) => {
+    item.tuplet = before[n];
+    setDuration(item);
+  });
+  return false;
+}
+
+/** Notes of one undotted value, an eighth or shorter. */
+function equalShortValues(run: readonly TimedItem[]): boolean {
+  return run.every((i) => i.type === run[0]!.type && i.dots === 0 && compare(notatedDuration(i.type), frac(1, 2)) <= 0);
 }
