@@ -3,10 +3,10 @@
  * does not, the likeliest misreadings are tried, each only when it alone
  * makes the voice fit:
  * - a rest alone in its voice is a whole-measure rest, whatever its glyph;
+ * - notes one beam joins in a run of three (five, six) equal values are a
+ *   triplet (quintuplet, sextuplet), printed with its number or not, when
+ *   reading every such run so makes the voice fit exactly;
  * - a tuplet mark over a group makes it a triplet (3 in the time of 2);
- * - notes one beam joins in a run of three (or six) equal values are a triplet
- *   (a sextuplet) whose number the engraver left out, when reading every such
- *   run so makes the voice fit exactly;
  * - runs of equal short notes in threes are triplets whose mark the engraver
  *   left out after the first ("simile"), when that alone makes the voice fit;
  * - one missed or extra augmentation dot.
@@ -56,6 +56,7 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
   }
   const fits = () => equals(voiceDuration(items), expected);
   if (fits()) return false;
+  if (compare(voiceDuration(items), expected) > 0 && beamedTuplets(items, expected, tupletMarks, space)) return true;
   if (compare(voiceDuration(items), expected) > 0 && tupletMarks.length) {
     const before = items.map((i) => i.tuplet);
     // Marks one at a time: a triplet is kept only when the voice still does not fall short with it
@@ -78,7 +79,6 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
       setDuration(item);
     });
   }
-  if (compare(voiceDuration(items), expected) > 0 && beamedTuplets(items, expected, tupletMarks, space)) return true;
   if (tripletsShown && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected, tupletMarks, space)) return true;
   const missing = sub(expected, voiceDuration(items));
   // One dot more or less: the dot adds half the item's undotted value (for a single dot).
@@ -153,15 +153,20 @@ interface Ratio {
 }
 
 const TRIPLET: Ratio = { actual: 3, normal: 2 };
-/** Six equal notes under one beam in the time of four: the sextuplet engravers print as "6". */
+/** Five equal notes under one beam in the time of four. */
+const QUINTUPLET: Ratio = { actual: 5, normal: 4 };
+/** Six equal sixteenths (or shorter) under one beam in the time of four: the sextuplet engravers print as "6". */
 const SEXTUPLET: Ratio = { actual: 6, normal: 4 };
-/** Beamed runs read as tuplets, by their length. */
-const BEAMED_TUPLETS: ReadonlyMap<number, Ratio> = new Map([
-  [3, TRIPLET],
-  [6, SEXTUPLET],
-]);
 /** How far, in spaces, a tuplet number may stand beyond its group's first and last notes and still be its own. */
 const MARK_OVER_GROUP_SPACES = 1.5;
+
+/** A group of a voice read as one tuplet. */
+interface TupletGroup {
+  items: TimedItem[];
+  ratio: Ratio;
+  /** The group takes in a rest beside its beam: weaker evidence, tried only where the beams alone do not fit. */
+  withRest?: boolean;
+}
 
 /**
  * Makes a group one tuplet. A group with no tuplet mark over it is implied: the page printed neither
@@ -178,40 +183,74 @@ function makeTuplet(group: readonly TimedItem[], ratio: Ratio, tupletMarks: read
 }
 
 /**
- * Runs of notes one beam joins, in order: each a whole beam's notes within the voice (consecutive
- * items of one beam group), none a rest, a grace note or already a tuplet.
+ * Runs of notes one beam joins, in order, with where each starts in the voice: each a whole beam's
+ * notes within the voice (consecutive items of one beam group), none a rest, a grace note or already
+ * a tuplet.
  */
-export function beamRuns(items: readonly TimedItem[]): TimedItem[][] {
-  const runs: TimedItem[][] = [];
+export function beamRuns(items: readonly TimedItem[]): { at: number; run: TimedItem[] }[] {
+  const runs: { at: number; run: TimedItem[] }[] = [];
   for (let k = 0; k < items.length; ) {
     const group = items[k]!.beamGroup;
     let end = k + 1;
     if (group !== undefined) while (end < items.length && items[end]!.beamGroup === group) end++;
     const run = items.slice(k, end);
-    if (group !== undefined && run.every((i) => !i.isRest && !i.grace && !i.tuplet)) runs.push(run);
+    if (group !== undefined && run.every((i) => !i.isRest && !i.grace && !i.tuplet)) runs.push({ at: k, run });
     k = end;
   }
   return runs;
 }
 
 /**
- * Tuplets the beams imply: in a voice longer than its measure, every beamed run of three equal notes
- * (a triplet) or six (a sextuplet), undotted, an eighth or shorter, is read as a tuplet, when that
- * makes the voice last exactly its measure. The arithmetic is the evidence: each such run is a third
- * too long as printed, and together they must account for all the voice runs over, no more and no
- * less; otherwise nothing changes. (In a compound metre three beamed eighths are a beat and the voice
- * does not run over.)
+ * The groups a voice's beams suggest as tuplets, left to right: a beamed run of equal values (see
+ * equalShortValues) of three is a triplet, of five a quintuplet, of six sixteenths or shorter a
+ * sextuplet and of six eighths two triplets; a beamed pair with a rest of its value beside it (before
+ * it, else after it) is a triplet that starts or ends on the rest.
+ */
+export function beamedGroups(items: readonly TimedItem[]): TupletGroup[] {
+  const groups: TupletGroup[] = [];
+  const claimed = new Set<TimedItem>();
+  const restOfValue = (item: TimedItem | undefined, like: TimedItem) => !!item && item.isRest && !item.tuplet && !item.measureRest && !claimed.has(item) && item.type === like.type && item.dots === 0;
+  for (const { at, run } of beamRuns(items)) {
+    if (!equalShortValues(run)) continue;
+    if (run.length === 3) groups.push({ items: run, ratio: TRIPLET });
+    else if (run.length === 5) groups.push({ items: run, ratio: QUINTUPLET });
+    else if (run.length === 6 && run[0]!.type !== 'eighth') groups.push({ items: run, ratio: SEXTUPLET });
+    else if (run.length === 6) groups.push({ items: run.slice(0, 3), ratio: TRIPLET }, { items: run.slice(3), ratio: TRIPLET });
+    else if (run.length === 2) {
+      const before = items[at - 1];
+      const after = items[at + 2];
+      const rest = restOfValue(before, run[0]!) ? before! : restOfValue(after, run[0]!) ? after! : undefined;
+      if (!rest) continue;
+      claimed.add(rest);
+      groups.push({ items: rest === before ? [rest, ...run] : [...run, rest], ratio: TRIPLET, withRest: true });
+    }
+  }
+  return groups;
+}
+
+/**
+ * Tuplets the beams imply: in a voice longer than its measure, every group the beams suggest (see
+ * beamedGroups) is read as a tuplet, when that makes the voice last exactly its measure (the groups of
+ * beamed notes alone first, then with those that take in a rest). The
+ * arithmetic is the evidence: each such group is too long as printed by a set part (a third for a
+ * triplet), and together they must account for all the voice runs over, no more and no less;
+ * otherwise nothing changes. (In a compound metre three beamed eighths are a beat and the voice does
+ * not run over.)
  */
 export function beamedTuplets(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): boolean {
-  const candidates = beamRuns(items).filter((run) => BEAMED_TUPLETS.has(run.length) && equalShortValues(run));
-  if (!candidates.length) return false;
+  const groups = beamedGroups(items);
+  const beamsAlone = groups.filter((g) => !g.withRest);
   const before = items.map((i) => i.tuplet);
-  for (const run of candidates) makeTuplet(run, BEAMED_TUPLETS.get(run.length)!, tupletMarks, space);
-  if (equals(voiceDuration(items), expected)) return true;
-  items.forEach((item, n) => {
-    item.tuplet = before[n];
-    setDuration(item);
-  });
+  for (const tried of [beamsAlone, groups]) {
+    if (!tried.length) continue;
+    for (const group of tried) makeTuplet(group.items, group.ratio, tupletMarks, space);
+    if (equals(voiceDuration(items), expected)) return true;
+    items.forEach((item, n) => {
+      item.tuplet = before[n];
+      setDuration(item);
+    });
+    if (tried.length === groups.length) break;
+  }
   return false;
 }
 

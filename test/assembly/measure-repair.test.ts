@@ -90,9 +90,30 @@ describe('measure repair', () => {
 
   it('finds whole beams within a voice, leaving out rests and unbeamed notes', () => {
     const voice = [item(0, 'quarter'), ...beamed(10, 'eighth', 3, 7), item(50, 'eighth', 0, true), ...beamed(60, 'eighth', 2, 8)];
-    expect(beamRuns(voice).map((run) => run.map((i) => i.x))).toEqual([
+    expect(beamRuns(voice).map(({ run }) => run.map((i) => i.x))).toEqual([
       [10, 20, 30],
       [60, 70],
     ]);
+  });
+
+  it('reads a beamed pair beside a rest of its value as a triplet that takes the rest in', () => {
+    // 3/8: sixteenth triplets, the second and third starting on a rest (|16 16 16|r16 16 16|r16 16 16|).
+    const voice = [...beamed(0, '16th', 3, 1), item(40, '16th', 0, true), ...beamed(50, '16th', 2, 2), item(80, '16th', 0, true), ...beamed(90, '16th', 2, 3)];
+    expect(repairVoice(voice, frac(3, 2), [], 12)).toBe(true);
+    expect(ratios(voice)).toEqual(Array(9).fill('3:2'));
+    expect(voice.map((i) => (i.tuplet?.start ? '[' : i.tuplet?.stop ? ']' : '.')).join('')).toBe('[.][.][.]');
+    // A pair with a rest beside it is read so only where the beamed runs alone do not fit: in 4/4 the
+    // triplet alone makes |8 8 8|r8|8 8|q.| fit, and the rest and pair stay as printed.
+    const plain = [...beamed(0, 'eighth', 3, 1), item(40, 'eighth', 0, true), ...beamed(50, 'eighth', 2, 2), item(80, 'quarter', 1)];
+    expect(repairVoice(plain, frac(4), [], 12)).toBe(true);
+    expect(ratios(plain)).toEqual(['3:2', '3:2', '3:2', '-', '-', '-', '-']);
+  });
+
+  it('reads five beamed notes as a quintuplet before a tuplet mark makes three of them a triplet', () => {
+    // 3/8: five thirty-seconds in the time of an eighth, then two eighths; the "5" is read as a tuplet mark.
+    const voice = [...beamed(0, '32nd', 5, 1), item(60, 'eighth'), item(80, 'eighth')];
+    expect(repairVoice(voice, frac(3, 2), [20], 12)).toBe(true);
+    expect(ratios(voice)).toEqual([...Array(5).fill('5:4'), '-', '-']);
+    expect(voice[0]!.tuplet?.implied).toBeUndefined();
   });
 });
