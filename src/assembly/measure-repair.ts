@@ -164,8 +164,12 @@ const MARK_OVER_GROUP_SPACES = 1.5;
 interface TupletGroup {
   items: TimedItem[];
   ratio: Ratio;
-  /** The group takes in a rest beside its beam: weaker evidence, tried only where the beams alone do not fit. */
-  withRest?: boolean;
+  /**
+   * How directly the beams show the group, tried in this order: 0, a whole beam; 1, the notes of one
+   * value within a beam that also joins others (a triplet of sixteenths and an eighth under one beam);
+   * 2, a beamed pair with a rest of its value beside it.
+   */
+  evidence: 0 | 1 | 2;
 }
 
 /**
@@ -182,19 +186,33 @@ function makeTuplet(group: readonly TimedItem[], ratio: Ratio, tupletMarks: read
   });
 }
 
+/** A run of notes of one value under one beam, where it starts in the voice, and whether it is that beam's every note there. */
+export interface BeamRun {
+  at: number;
+  run: TimedItem[];
+  whole: boolean;
+}
+
 /**
- * Runs of notes one beam joins, in order, with where each starts in the voice: each a whole beam's
- * notes within the voice (consecutive items of one beam group), none a rest, a grace note or already
- * a tuplet.
+ * Runs of notes one beam joins, in order: consecutive items of one beam group and one value (type and
+ * dots), none a rest, a grace note or already a tuplet. A beam that joins notes of several values
+ * (an eighth and three sixteenths) gives a run per value.
  */
-export function beamRuns(items: readonly TimedItem[]): { at: number; run: TimedItem[] }[] {
-  const runs: { at: number; run: TimedItem[] }[] = [];
+export function beamRuns(items: readonly TimedItem[]): BeamRun[] {
+  const runs: BeamRun[] = [];
   for (let k = 0; k < items.length; ) {
     const group = items[k]!.beamGroup;
     let end = k + 1;
     if (group !== undefined) while (end < items.length && items[end]!.beamGroup === group) end++;
-    const run = items.slice(k, end);
-    if (group !== undefined && run.every((i) => !i.isRest && !i.grace && !i.tuplet)) runs.push({ at: k, run });
+    const beam = items.slice(k, end);
+    if (group !== undefined && beam.every((i) => !i.isRest && !i.grace && !i.tuplet)) {
+      for (let j = 0; j < beam.length; ) {
+        let stop = j + 1;
+        while (stop < beam.length && beam[stop]!.type === beam[j]!.type && beam[stop]!.dots === beam[j]!.dots) stop++;
+        runs.push({ at: k + j, run: beam.slice(j, stop), whole: stop - j === beam.length });
+        j = stop;
+      }
+    }
     k = end;
   }
   return runs;
@@ -210,19 +228,20 @@ export function beamedGroups(items: readonly TimedItem[]): TupletGroup[] {
   const groups: TupletGroup[] = [];
   const claimed = new Set<TimedItem>();
   const restOfValue = (item: TimedItem | undefined, like: TimedItem) => !!item && item.isRest && !item.tuplet && !item.measureRest && !claimed.has(item) && item.type === like.type && item.dots === 0;
-  for (const { at, run } of beamRuns(items)) {
+  for (const { at, run, whole } of beamRuns(items)) {
     if (!equalShortValues(run)) continue;
-    if (run.length === 3) groups.push({ items: run, ratio: TRIPLET });
-    else if (run.length === 5) groups.push({ items: run, ratio: QUINTUPLET });
-    else if (run.length === 6 && run[0]!.type !== 'eighth') groups.push({ items: run, ratio: SEXTUPLET });
-    else if (run.length === 6) groups.push({ items: run.slice(0, 3), ratio: TRIPLET }, { items: run.slice(3), ratio: TRIPLET });
+    const evidence = whole ? 0 : 1;
+    if (run.length === 3) groups.push({ items: run, ratio: TRIPLET, evidence });
+    else if (run.length === 5) groups.push({ items: run, ratio: QUINTUPLET, evidence });
+    else if (run.length === 6 && run[0]!.type !== 'eighth') groups.push({ items: run, ratio: SEXTUPLET, evidence });
+    else if (run.length === 6) groups.push({ items: run.slice(0, 3), ratio: TRIPLET, evidence }, { items: run.slice(3), ratio: TRIPLET, evidence });
     else if (run.length === 2) {
       const before = items[at - 1];
       const after = items[at + 2];
       const rest = restOfValue(before, run[0]!) ? before! : restOfValue(after, run[0]!) ? after! : undefined;
       if (!rest) continue;
       claimed.add(rest);
-      groups.push({ items: rest === before ? [rest, ...run] : [...run, rest], ratio: TRIPLET, withRest: true });
+      groups.push({ items: rest === before ? [rest, ...run] : [...run, rest], ratio: TRIPLET, evidence: 2 });
     }
   }
   return groups;
@@ -230,8 +249,8 @@ export function beamedGroups(items: readonly TimedItem[]): TupletGroup[] {
 
 /**
  * Tuplets the beams imply: in a voice longer than its measure, every group the beams suggest (see
- * beamedGroups) is read as a tuplet, when that makes the voice last exactly its measure (the groups of
- * beamed notes alone first, then with those that take in a rest). The
+ * beamedGroups) is read as a tuplet, when that makes the voice last exactly its measure (whole beams
+ * first, then with parts of beams, then with pairs that take in a rest). The
  * arithmetic is the evidence: each such group is too long as printed by a set part (a third for a
  * triplet), and together they must account for all the voice runs over, no more and no less;
  * otherwise nothing changes. (In a compound metre three beamed eighths are a beat and the voice does
@@ -239,17 +258,18 @@ export function beamedGroups(items: readonly TimedItem[]): TupletGroup[] {
  */
 export function beamedTuplets(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): boolean {
   const groups = beamedGroups(items);
-  const beamsAlone = groups.filter((g) => !g.withRest);
   const before = items.map((i) => i.tuplet);
-  for (const tried of [beamsAlone, groups]) {
-    if (!tried.length) continue;
-    for (const group of tried) makeTuplet(group.items, group.ratio, tupletMarks, space);
+  let tried = 0;
+  for (const evidence of [0, 1, 2]) {
+    const taken = groups.filter((g) => g.evidence <= evidence);
+    if (taken.length === tried) continue;
+    tried = taken.length;
+    for (const group of taken) makeTuplet(group.items, group.ratio, tupletMarks, space);
     if (equals(voiceDuration(items), expected)) return true;
     items.forEach((item, n) => {
       item.tuplet = before[n];
       setDuration(item);
     });
-    if (tried.length === groups.length) break;
   }
   return false;
 }

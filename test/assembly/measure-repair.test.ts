@@ -116,4 +116,16 @@ describe('measure repair', () => {
     expect(ratios(voice)).toEqual([...Array(5).fill('5:4'), '-', '-']);
     expect(voice[0]!.tuplet?.implied).toBeUndefined();
   });
+
+  it('reads the equal notes within a beam that also joins other values as a tuplet', () => {
+    // 3/8: a sixteenth triplet, an eighth and another triplet, all under one beam.
+    const voice = [...beamed(0, '16th', 3, 1), { ...item(40, 'eighth'), beamGroup: 1 }, ...beamed(50, '16th', 3, 1)];
+    expect(beamRuns(voice).map(({ run, whole }) => `${run.length}${whole ? ' whole' : ''}`)).toEqual(['3', '1', '3']);
+    expect(repairVoice(voice, frac(3, 2), [], 12)).toBe(true);
+    expect(ratios(voice)).toEqual(['3:2', '3:2', '3:2', '-', '3:2', '3:2', '3:2']);
+    // Five thirty-seconds and two eighths under one beam: a quintuplet and the eighths as printed.
+    const quintuplet = [...beamed(0, '32nd', 5, 2), { ...item(60, 'eighth'), beamGroup: 2 }, { ...item(80, 'eighth'), beamGroup: 2 }];
+    expect(repairVoice(quintuplet, frac(3, 2), [], 12)).toBe(true);
+    expect(ratios(quintuplet)).toEqual([...Array(5).fill('5:4'), '-', '-']);
+  });
 });
