@@ -220,11 +220,13 @@ export function beamRuns(items: readonly TimedItem[]): BeamRun[] {
 
 /**
  * The groups a voice's beams suggest as tuplets, left to right: a beamed run of equal values (see
- * equalShortValues) of three is a triplet, of five a quintuplet, of six sixteenths or shorter a
+ * equalShortValues) of three is a triplet, of five a quintuplet where its number is read over its
+ * middle (five beamed sixteenths last as long as two and a triplet, which engravers mark over the
+ * last three), of six sixteenths or shorter a
  * sextuplet and of six eighths two triplets; a beamed pair with a rest of its value beside it (before
  * it, else after it) is a triplet that starts or ends on the rest.
  */
-export function beamedGroups(items: readonly TimedItem[]): TupletGroup[] {
+export function beamedGroups(items: readonly TimedItem[], tupletMarks: readonly number[] = []): TupletGroup[] {
   const groups: TupletGroup[] = [];
   const claimed = new Set<TimedItem>();
   const restOfValue = (item: TimedItem | undefined, like: TimedItem) => !!item && item.isRest && !item.tuplet && !item.measureRest && !claimed.has(item) && item.type === like.type && item.dots === 0;
@@ -232,7 +234,7 @@ export function beamedGroups(items: readonly TimedItem[]): TupletGroup[] {
     if (!equalShortValues(run)) continue;
     const evidence = whole ? 0 : 1;
     if (run.length === 3) groups.push({ items: run, ratio: TRIPLET, evidence });
-    else if (run.length === 5) groups.push({ items: run, ratio: QUINTUPLET, evidence });
+    else if (run.length === 5 && markedAtMiddle(run, tupletMarks)) groups.push({ items: run, ratio: QUINTUPLET, evidence });
     else if (run.length === 6 && run[0]!.type !== 'eighth') groups.push({ items: run, ratio: SEXTUPLET, evidence });
     else if (run.length === 6) groups.push({ items: run.slice(0, 3), ratio: TRIPLET, evidence }, { items: run.slice(3), ratio: TRIPLET, evidence });
     else if (run.length === 2) {
@@ -257,7 +259,7 @@ export function beamedGroups(items: readonly TimedItem[]): TupletGroup[] {
  * not run over.)
  */
 export function beamedTuplets(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): boolean {
-  const groups = beamedGroups(items);
+  const groups = beamedGroups(items, tupletMarks);
   const before = items.map((i) => i.tuplet);
   let tried = 0;
   for (const evidence of [0, 1, 2]) {
@@ -272,6 +274,15 @@ export function beamedTuplets(items: TimedItem[], expected: Fraction, tupletMark
     });
   }
   return false;
+}
+
+/** Whether a tuplet mark stands over the run's middle note: nearer to it than to any other. */
+function markedAtMiddle(run: readonly TimedItem[], tupletMarks: readonly number[]): boolean {
+  const middle = Math.floor(run.length / 2);
+  return tupletMarks.some((x) => {
+    const distances = run.map((i) => Math.abs(i.x - x));
+    return distances.every((d, k) => k === middle || d > distances[middle]!);
+  });
 }
 
 /** Notes of one undotted value, an eighth or shorter. */

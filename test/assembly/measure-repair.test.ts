@@ -125,7 +125,19 @@ describe('measure repair', () => {
     expect(ratios(voice)).toEqual(['3:2', '3:2', '3:2', '-', '3:2', '3:2', '3:2']);
     // Five thirty-seconds and two eighths under one beam: a quintuplet and the eighths as printed.
     const quintuplet = [...beamed(0, '32nd', 5, 2), { ...item(60, 'eighth'), beamGroup: 2 }, { ...item(80, 'eighth'), beamGroup: 2 }];
-    expect(repairVoice(quintuplet, frac(3, 2), [], 12)).toBe(true);
+    expect(repairVoice(quintuplet, frac(3, 2), [22], 12)).toBe(true);
     expect(ratios(quintuplet)).toEqual([...Array(5).fill('5:4'), '-', '-']);
+  });
+
+  it('reads five beamed sixteenths as a quintuplet only under a number over the middle one', () => {
+    // 2/4: |16 16 16 16 16|q| lasts as long read as a quintuplet as read as two sixteenths and a
+    // triplet; a "3" over the last three (nearest the fourth) says which.
+    const make = () => [...beamed(0, '16th', 5, 1), item(60, 'quarter')];
+    const lastThree = make();
+    expect(repairVoice(lastThree, frac(2), [32], 12)).toBe(true);
+    expect(ratios(lastThree)).toEqual(['-', '-', '3:2', '3:2', '3:2', '-']);
+    const middle = make();
+    expect(repairVoice(middle, frac(2), [21], 12)).toBe(true);
+    expect(ratios(middle)).toEqual([...Array(5).fill('5:4'), '-']);
   });
 });
