@@ -342,7 +342,8 @@ function timeAt(system: SystemReading, left: number, right: number): TimeSignatu
 function timedItem(item: StaffItem): PlacedItem {
   const type = item.kind === 'chord' ? strokeType(item) : restType(item);
   const grace = item.kind === 'chord' && item.grace;
-  return { x: item.x, type, dots: item.dots, isRest: item.kind === 'rest', grace, duration: grace ? ZERO : notatedDuration(type, item.dots), source: item };
+  const beamGroup = item.kind === 'chord' ? item.beamGroup : undefined;
+  return { x: item.x, type, dots: item.dots, isRest: item.kind === 'rest', grace, duration: grace ? ZERO : notatedDuration(type, item.dots), source: item, ...(beamGroup === undefined ? {} : { beamGroup }) };
 }
 
 /**

@@ -3,6 +3,9 @@
  * does not, the likeliest misreadings are tried, each only when it alone
  * makes the voice fit:
  * - a rest alone in its voice is a whole-measure rest, whatever its glyph;
+ * - notes one beam joins in a run of three (five, six) equal values are a
+ *   triplet (quintuplet, sextuplet), printed with its number or not, when
+ *   reading every such run so makes the voice fit exactly;
  * - a tuplet mark over a group makes it a triplet (3 in the time of 2);
  * - runs of equal short notes in threes are triplets whose mark the engraver
  *   left out after the first ("simile"), when that alone makes the voice fit;
@@ -23,6 +26,8 @@ export interface TimedItem {
   grace?: boolean;
   measureRest?: boolean;
   duration: Fraction;
+  /** Items one beam joins share this number; absent where no beam joins the item to another. */
+  beamGroup?: number;
 }
 
 export function voiceDuration(items: readonly { duration: Fraction }[]): Fraction {
@@ -40,7 +45,8 @@ function setDuration(item: TimedItem): void {
  * of three as triplets (a stray mark licenses nothing: scans are full of
  * specks the model takes for tuplet numbers).
  *
- * Returns whether the voice's own tuplet marks made it fit.
+ * Returns whether tuplets made it fit: marked ones, or ones its beams and its
+ * length imply (both license unmarked triplets later on the staff).
  */
 export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number, tripletsShown = false): boolean {
   if (items.length === 1 && items[0]!.isRest && (items[0]!.type === 'whole' || items[0]!.type === 'half' || compare(items[0]!.duration, expected) !== 0)) {
@@ -50,6 +56,7 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
   }
   const fits = () => equals(voiceDuration(items), expected);
   if (fits()) return false;
+  if (compare(voiceDuration(items), expected) > 0 && beamedTuplets(items, expected, tupletMarks, space)) return true;
   if (compare(voiceDuration(items), expected) > 0 && tupletMarks.length) {
     const before = items.map((i) => i.tuplet);
     // Marks one at a time: a triplet is kept only when the voice still does not fall short with it
@@ -65,12 +72,14 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
       }
       if (fits()) return true;
     }
+    // The marks kept and the beamed runs they leave unmarked together.
+    if (compare(voiceDuration(items), expected) > 0 && beamedTuplets(items, expected, tupletMarks, space)) return true;
     items.forEach((item, k) => {
       item.tuplet = before[k];
       setDuration(item);
     });
   }
-  if (tripletsShown && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected)) return false;
+  if (tripletsShown && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected, tupletMarks, space)) return true;
   const missing = sub(expected, voiceDuration(items));
   // One dot more or less: the dot adds half the item's undotted value (for a single dot).
   const candidates = items.filter((item) => {
@@ -119,16 +128,13 @@ function applyTriplet(items: TimedItem[], markX: number, space: number): void {
  * become triplets one group at a time from the left until the voice fits;
  * if it never fits exactly, nothing changes.
  */
-function unmarkedTriplets(items: TimedItem[], expected: Fraction): boolean {
+function unmarkedTriplets(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): boolean {
   const before = items.map((i) => i.tuplet);
   const short = (i: TimedItem) => !i.tuplet && !i.grace && !i.isRest && i.dots === 0 && compare(notatedDuration(i.type), frac(1, 2)) <= 0;
   for (let k = 0; k + 3 <= items.length && compare(voiceDuration(items), expected) > 0; ) {
     const group = items.slice(k, k + 3);
     if (group.every(short) && group.every((i) => i.type === group[0]!.type)) {
-      group.forEach((item, n) => {
-        item.tuplet = { actual: 3, normal: 2, start: n === 0, stop: n === 2 };
-        setDuration(item);
-      });
+      makeTuplet(group, TRIPLET, tupletMarks, space);
       k += 3;
     } else k++;
   }
@@ -138,4 +144,148 @@ function unmarkedTriplets(items: TimedItem[], expected: Fraction): boolean {
     setDuration(item);
   });
   return false;
+}
+
+/** A tuplet's notes in the time of how many of their value. */
+interface Ratio {
+  actual: number;
+  normal: number;
+}
+
+const TRIPLET: Ratio = { actual: 3, normal: 2 };
+/** Five equal notes under one beam in the time of four. */
+const QUINTUPLET: Ratio = { actual: 5, normal: 4 };
+/** Six equal sixteenths (or shorter) under one beam in the time of four: the sextuplet engravers print as "6". */
+const SEXTUPLET: Ratio = { actual: 6, normal: 4 };
+/** How far, in spaces, a tuplet number may stand beyond its group's first and last notes and still be its own. */
+const MARK_OVER_GROUP_SPACES = 1.5;
+
+/** A group of a voice read as one tuplet. */
+interface TupletGroup {
+  items: TimedItem[];
+  ratio: Ratio;
+  /**
+   * How directly the beams show the group, tried in this order: 0, a whole beam; 1, the notes of one
+   * value within a beam that also joins others (a triplet of sixteenths and an eighth under one beam);
+   * 2, a beamed pair with a rest of its value beside it.
+   */
+  evidence: 0 | 1 | 2;
+}
+
+/**
+ * Makes a group one tuplet. A group with no tuplet mark over it is implied: the page printed neither
+ * number nor bracket, and the export says so.
+ */
+function makeTuplet(group: readonly TimedItem[], ratio: Ratio, tupletMarks: readonly number[], space: number): void {
+  const x0 = group[0]!.x - space * MARK_OVER_GROUP_SPACES;
+  const x1 = group[group.length - 1]!.x + space * MARK_OVER_GROUP_SPACES;
+  const implied = !tupletMarks.some((x) => x >= x0 && x <= x1);
+  group.forEach((item, n) => {
+    item.tuplet = { ...ratio, start: n === 0, stop: n === group.length - 1, ...(implied ? { implied: true } : {}) };
+    setDuration(item);
+  });
+}
+
+/** A run of notes of one value under one beam, where it starts in the voice, and whether it is that beam's every note there. */
+export interface BeamRun {
+  at: number;
+  run: TimedItem[];
+  whole: boolean;
+}
+
+/**
+ * Runs of notes one beam joins, in order: consecutive items of one beam group and one value (type and
+ * dots), none a rest, a grace note or already a tuplet. A beam that joins notes of several values
+ * (an eighth and three sixteenths) gives a run per value.
+ */
+export function beamRuns(items: readonly TimedItem[]): BeamRun[] {
+  const runs: BeamRun[] = [];
+  for (let k = 0; k < items.length; ) {
+    const group = items[k]!.beamGroup;
+    let end = k + 1;
+    if (group !== undefined) while (end < items.length && items[end]!.beamGroup === group) end++;
+    const beam = items.slice(k, end);
+    if (group !== undefined && beam.every((i) => !i.isRest && !i.grace && !i.tuplet)) {
+      for (let j = 0; j < beam.length; ) {
+        let stop = j + 1;
+        while (stop < beam.length && beam[stop]!.type === beam[j]!.type && beam[stop]!.dots === beam[j]!.dots) stop++;
+        runs.push({ at: k + j, run: beam.slice(j, stop), whole: stop - j === beam.length });
+        j = stop;
+      }
+    }
+    k = end;
+  }
+  return runs;
+}
+
+/**
+ * The groups a voice's beams suggest as tuplets, left to right: a beamed run of equal values (see
+ * equalShortValues) of three is a triplet, of five a quintuplet where its number is read over its
+ * middle (five beamed sixteenths last as long as two and a triplet, which engravers mark over the
+ * last three), of six sixteenths or shorter a
+ * sextuplet and of six eighths two triplets; a beamed pair with a rest of its value beside it (before
+ * it, else after it) is a triplet that starts or ends on the rest.
+ */
+export function beamedGroups(items: readonly TimedItem[], tupletMarks: readonly number[] = []): TupletGroup[] {
+  const groups: TupletGroup[] = [];
+  const claimed = new Set<TimedItem>();
+  const restOfValue = (item: TimedItem | undefined, like: TimedItem) => !!item && item.isRest && !item.tuplet && !item.measureRest && !claimed.has(item) && item.type === like.type && item.dots === 0;
+  for (const { at, run, whole } of beamRuns(items)) {
+    if (!equalShortValues(run)) continue;
+    const evidence = whole ? 0 : 1;
+    if (run.length === 3) groups.push({ items: run, ratio: TRIPLET, evidence });
+    else if (run.length === 5 && markedAtMiddle(run, tupletMarks)) groups.push({ items: run, ratio: QUINTUPLET, evidence });
+    else if (run.length === 6 && run[0]!.type !== 'eighth') groups.push({ items: run, ratio: SEXTUPLET, evidence });
+    else if (run.length === 6) groups.push({ items: run.slice(0, 3), ratio: TRIPLET, evidence }, { items: run.slice(3), ratio: TRIPLET, evidence });
+    else if (run.length === 2) {
+      const before = items[at - 1];
+      const after = items[at + 2];
+      const rest = restOfValue(before, run[0]!) ? before! : restOfValue(after, run[0]!) ? after! : undefined;
+      if (!rest) continue;
+      claimed.add(rest);
+      groups.push({ items: rest === before ? [rest, ...run] : [...run, rest], ratio: TRIPLET, evidence: 2 });
+    }
+  }
+  return groups;
+}
+
+/**
+ * Tuplets the beams imply: in a voice longer than its measure, every group the beams suggest (see
+ * beamedGroups) is read as a tuplet, when that makes the voice last exactly its measure (whole beams
+ * first, then with parts of beams, then with pairs that take in a rest). The
+ * arithmetic is the evidence: each such group is too long as printed by a set part (a third for a
+ * triplet), and together they must account for all the voice runs over, no more and no less;
+ * otherwise nothing changes. (In a compound metre three beamed eighths are a beat and the voice does
+ * not run over.)
+ */
+export function beamedTuplets(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): boolean {
+  const groups = beamedGroups(items, tupletMarks);
+  const before = items.map((i) => i.tuplet);
+  let tried = 0;
+  for (const evidence of [0, 1, 2]) {
+    const taken = groups.filter((g) => g.evidence <= evidence);
+    if (taken.length === tried) continue;
+    tried = taken.length;
+    for (const group of taken) makeTuplet(group.items, group.ratio, tupletMarks, space);
+    if (equals(voiceDuration(items), expected)) return true;
+    items.forEach((item, n) => {
+      item.tuplet = before[n];
+      setDuration(item);
+    });
+  }
+  return false;
+}
+
+/** Whether a tuplet mark stands over the run's middle note: nearer to it than to any other. */
+function markedAtMiddle(run: readonly TimedItem[], tupletMarks: readonly number[]): boolean {
+  const middle = Math.floor(run.length / 2);
+  return tupletMarks.some((x) => {
+    const distances = run.map((i) => Math.abs(i.x - x));
+    return distances.every((d, k) => k === middle || d > distances[middle]!);
+  });
+}
+
+/** Notes of one undotted value, an eighth or shorter. */
+function equalShortValues(run: readonly TimedItem[]): boolean {
+  return run.every((i) => i.type === run[0]!.type && i.dots === 0 && compare(notatedDuration(i.type), frac(1, 2)) <= 0);
 }

@@ -382,9 +382,11 @@ function writeNotation(n: XMLBuilder, event: VoiceEvent, staff: string | undefin
   if (staff) n.ele('staff').txt(staff);
 }
 
+/** The tuplet's start and stop; one the page leaves implied is written so that it stays unprinted. */
 function writeTupletMarks(notations: XMLBuilder, event: VoiceEvent): void {
-  if (event.tuplet?.start) notations.ele('tuplet', { type: 'start' });
-  if (event.tuplet?.stop) notations.ele('tuplet', { type: 'stop' });
+  const unprinted = event.tuplet?.implied ? { bracket: 'no', 'show-number': 'none' } : {};
+  if (event.tuplet?.start) notations.ele('tuplet', { type: 'start', ...unprinted });
+  if (event.tuplet?.stop) notations.ele('tuplet', { type: 'stop', ...unprinted });
 }
 
 function writeLyrics(n: XMLBuilder, event: NoteEvent): void {

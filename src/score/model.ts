@@ -231,6 +231,11 @@ export interface Tuplet {
   normalType?: DurationType;
   start?: boolean;
   stop?: boolean;
+  /**
+   * The page prints neither number nor bracket: the tuplet is implied by the
+   * rhythm (engravers mark the first groups of a passage and leave the rest).
+   */
+  implied?: boolean;
 }
 
 /** One stroke: a single note, or a chord when it has several notes. */

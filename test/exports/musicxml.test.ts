@@ -169,6 +169,46 @@ describe('writeMusicXml', () => {
   });
 });
 
+describe('tuplets in MusicXML', () => {
+  /** 2/4: a triplet with its number printed, then one the page leaves implied; a violin's sextuplet and quarter. */
+  function tuplets(): Score {
+    const group = (pitches: string[], ratio: { actual: number; normal: number }, type: '16th' | 'eighth', implied: boolean) =>
+      pitches.map((p, k) => note(p, type, { tuplet: { ...ratio, ...(k === 0 && { start: true }), ...(k === pitches.length - 1 && { stop: true }), ...(implied && { implied }) } }));
+    const printed = group(['C5', 'D5', 'E5'], { actual: 3, normal: 2 }, 'eighth', false);
+    const implied = group(['F5', 'E5', 'D5'], { actual: 3, normal: 2 }, 'eighth', true);
+    const sextuplet = group(['G4', 'A4', 'B4', 'C5', 'D5', 'E5'], { actual: 6, normal: 4 }, '16th', true);
+    return {
+      credits: {},
+      parts: [
+        part(numbered([measure([...printed, ...implied], { clefs: [{ sign: 'G', line: 2, staff: 1, offset: ZERO }], key: { fifths: 0 }, time: { beats: 2, beatType: 4 } })]), { id: 'P1', name: 'Violin' }),
+        part(numbered([measure([...sextuplet, note('F5', 'quarter')], { clefs: [{ sign: 'G', line: 2, staff: 1, offset: ZERO }], key: { fifths: 0 }, time: { beats: 2, beatType: 4 } })]), { id: 'P2', name: 'Violin' }),
+      ],
+      partGroups: [],
+    };
+  }
+
+  it('writes time-modification on every note, tuplet start and stop on the first and last, unprinted where implied, and validates', () => {
+    const xml = writeMusicXml(tuplets());
+    expect(validate(xml)).toEqual([]);
+    expect(xml.match(/<time-modification>/g)).toHaveLength(12);
+    expect(xml.match(/<actual-notes>6<\/actual-notes>\s*<normal-notes>4<\/normal-notes>/g)).toHaveLength(6);
+    const marks = [...xml.matchAll(/<tuplet [^>]*\/>/g)].map((m) => m[0]);
+    expect(marks).toEqual([
+      '<tuplet type="start"/>',
+      '<tuplet type="stop"/>',
+      '<tuplet type="start" bracket="no" show-number="none"/>',
+      '<tuplet type="stop" bracket="no" show-number="none"/>',
+      '<tuplet type="start" bracket="no" show-number="none"/>',
+      '<tuplet type="stop" bracket="no" show-number="none"/>',
+    ]);
+  });
+
+  it('reads implied tuplets back as implied', () => {
+    const original = tuplets();
+    expect(withoutDivisions(readMusicXml(writeMusicXml(original)))).toEqual(original);
+  });
+});
+
 describe('the XSD check itself', () => {
   it('rejects an invalid document (so the validation tests can fail)', () => {
     const xml = writeMusicXml(score(part([measure([note('C4', 'whole')])])));

@@ -44,6 +44,8 @@ export interface PartReadState {
   transposition?: Transposition;
   /** Lyric `number` labels that are not plain numbers, mapped to verse numbers. */
   verseLabels: Map<string, number>;
+  /** Voices inside a tuplet the file marks unprinted (its start says so; the notes between do not). */
+  impliedTuplets?: Set<string>;
 }
 
 /** Largest `<divisions>` accepted; real files use at most a few tens of thousands. */
@@ -189,7 +191,7 @@ function readNote(
   const type = typeText && DURATION_TYPES.has(typeText) ? (typeText as DurationType) : undefined;
   const dots = children(c, 'dot').length;
   if (dots > MAX_DOTS) throw new OmrError('INVALID_MUSICXML', `${where}: a note has ${dots} dots; at most ${MAX_DOTS} are accepted.`);
-  const tuplet = readTuplet(c);
+  const tuplet = readTuplet(c, state, voice);
   const grace = child(c, 'grace');
 
   let dur: Fraction;
@@ -290,7 +292,7 @@ function addChordNote(event: NoteEvent, c: XmlElement, state: PartReadState, whe
   addLyrics(event, c, state);
 }
 
-function readTuplet(c: XmlElement): Tuplet | undefined {
+function readTuplet(c: XmlElement, state: PartReadState, voice: string): Tuplet | undefined {
   const tm = child(c, 'time-modification');
   if (!tm) return undefined;
   const actual = Number(childText(tm, 'actual-notes'));
@@ -305,6 +307,13 @@ function readTuplet(c: XmlElement): Tuplet | undefined {
     if (t.attrs.type === 'start') tuplet.start = true;
     if (t.attrs.type === 'stop') tuplet.stop = true;
   }
+  // A tuplet with neither number nor bracket shown is implied by the rhythm, from its start to its stop.
+  const implied = (state.impliedTuplets ??= new Set());
+  const unprinted = children(child(c, 'notations'), 'tuplet').some((t) => t.attrs.type === 'start' && t.attrs['show-number'] === 'none' && t.attrs.bracket === 'no');
+  if (unprinted) implied.add(voice);
+  else if (tuplet.start) implied.delete(voice);
+  if (implied.has(voice)) tuplet.implied = true;
+  if (tuplet.stop) implied.delete(voice);
   return tuplet;
 }
 
