@@ -1,25 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { readCurves } from '../../src/symbols/curves.js';
-import type { ClassMap } from '../../src/symbols/segment.js';
 import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
 import { straightStaff } from '../support/straight-staff.js';
+import { paintableMap, type PaintableMap } from '../support/class-map.js';
 
 const SPACE = 12;
 /** The class map is half the prepared page's resolution: a staff space is 6 map pixels. */
 const W = 500;
 const H = 200;
 
-function classMap(): ClassMap & { paint(cls: number, x: number, y: number): void } {
-  const data = new Uint8Array(W * H);
-  return {
-    width: W,
-    height: H,
-    data,
-    confidence: new Uint8Array(W * H).fill(230),
-    paint(cls: number, x: number, y: number) {
-      if (x >= 0 && x < W && y >= 0 && y < H) data[Math.round(y) * W + Math.round(x)] = cls;
-    },
-  };
+function classMap(): PaintableMap {
+  return paintableMap(W, H);
 }
 
 /**
