@@ -19,7 +19,7 @@ export type { Raster } from './image/raster.js';
 export { RECOGNITION_MODEL_VERSION, recognizeScore, type PageReport, type PageTurn, type RecognizeOptions, type RecognizeProgress } from './recognize/recognize-score.js';
 export type { InputFile } from './input/decode-pages.js';
 export { env, type InferenceBackend, type ScoreSightEnv } from './env.js';
-export { activeBackend } from './symbols/onnx-model.js';
+export { activeBackend } from './symbols/active-backend.js';
 export { OmrError, type OmrErrorCode, type OmrErrorData } from './errors.js';
 export { createRecognitionPool, defaultPoolSize, type RecognitionPool, type RecognitionPoolOptions, type WorkerHandle } from './workers/worker-pool.js';
 export type { MessageEndpoint, MessageListener } from './workers/worker-handle.js';
