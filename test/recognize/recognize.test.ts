@@ -84,6 +84,18 @@ describe('recognition of committed pages', () => {
     expect(reports[1]!.confidence).toBeGreaterThan(0.8);
   });
 
+  it.each(['salt and pepper', 'gray'])('refuses a page of %s noise with NO_MUSIC_DETECTED instead of reading music into it', { timeout: 60_000 }, async (kind) => {
+    // A seeded noise page the size of an A4 scan at 150 dpi: ink everywhere, lines nowhere.
+    let seed = 7;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const [width, height] = [1240, 1754];
+    const data = new Uint8Array(width * height).map(() => (kind === 'gray' ? Math.round(random() * 255) : random() < 0.5 ? 0 : 255));
+    const reports: PageReport[] = [];
+    const error = await recognizeScore([{ filename: 'noise.png', data: encodePng({ width, height, channels: 1, data }) }], { onPage: (r) => reports.push(r) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'NO_MUSIC_DETECTED' });
+    expect(reports.map((r) => [r.page, r.confidence, r.skipped?.code])).toEqual([[0, 0, 'NO_MUSIC_DETECTED']]);
+  });
+
   it('refuses ruled lines with text between them: staves with no clef or note are not music', { timeout: 60_000 }, async () => {
     const error = await recognizeScore([fixture('ruled-form.png')]).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'NO_MUSIC_DETECTED', message: expect.stringMatching(/no clefs or notes/) });
