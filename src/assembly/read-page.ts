@@ -52,6 +52,36 @@ export interface SystemReading {
   space: number;
 }
 
+/*
+ * Distances the page reader uses, in staff spaces.
+ */
+/** An accidental belongs to a head from this far inside the head's left edge … */
+const ACCIDENTAL_OVERLAP = 0.4;
+/** … to this far left of it (a chord's accidentals stand in columns). */
+const ACCIDENTAL_REACH = 4;
+/** An accidental's staff position off its head's costs as much as this many spaces of distance. */
+const ACCIDENTAL_POSITION_COST = 2;
+/** A brace stands at most this far left of a staff's start, and no further right than one space into it. */
+const BRACE_REACH = 4;
+/** A tuplet number is the model's with at least this confidence … */
+const TUPLET_CONFIDENCE = 0.75;
+/** … at least this tall … */
+const TUPLET_MIN_HEIGHT = 1.15;
+/** … and, with its bracket, at most this wide. */
+const TUPLET_MAX_WIDTH = 10;
+/** A tuplet's bracket halves and number within this many spaces of each other are one mark. */
+const TUPLET_PARTS = 2.5;
+/** Time signatures on other staves of the system stand within this of a common-time C taken for whole notes. */
+const TIME_ACROSS_STAVES = 1.5;
+/** Time signatures on other staves stand within this of one that splits a measure. */
+const TIME_SPLIT_ACROSS = 2;
+/** A time signature further than this from its measure's start means a missed barline before it … */
+const TIME_SPLIT_INSIDE = 4;
+/** … unless it is the opening one, within this of the staff's start with nothing before it. */
+const OPENING_SIGNATURES = 12;
+/** The measure is split this far before the time signature. */
+const TIME_SPLIT_BEFORE = 0.8;
+
 export async function readPage({ page, transform, space, staves, systems, symbols, sight }: PageReading): Promise<SystemReading[]> {
   const items = buildStrokes(symbols, sight, space);
   return Promise.all(systems.map(async (system) => {
@@ -99,11 +129,11 @@ export function noteAccidentals(heads: readonly Head[], accidentals: readonly Ac
     for (const head of heads) {
       if (taken.has(head)) continue;
       const gap = head.x0 - accidental.x1;
-      if (gap < -space * 0.4 || gap > space * 4) continue;
+      if (gap < -space * ACCIDENTAL_OVERLAP || gap > space * ACCIDENTAL_REACH) continue;
       if (barlines.some((x) => x > accidental.x1 && x < head.x0)) continue;
       const dp = Math.abs(head.position - accidental.position);
       if (dp > 1) continue;
-      const score = gap + dp * space * 2;
+      const score = gap + dp * space * ACCIDENTAL_POSITION_COST;
       if (score < bestScore) {
         bestScore = score;
         best = head;
@@ -123,7 +153,7 @@ function braceRanges(system: readonly number[], staves: readonly Staff[], symbol
   for (const brace of symbols.braces) {
     const covered = system.flatMap((index, k) => {
       const s = staves[index]!;
-      if (brace.x1 < s.x0 - space * 4 || brace.x0 > s.x0 + space) return [];
+      if (brace.x1 < s.x0 - space * BRACE_REACH || brace.x0 > s.x0 + space) return [];
       const top = s.lines[0]![0]!;
       const bottom = s.lines[4]![0]!;
       // The brace must reach over most of the staff's height.
@@ -144,7 +174,7 @@ function braceRanges(system: readonly number[], staves: readonly Staff[], symbol
  * are the wrong size; believed, they turn ordinary notes into triplets.
  */
 function plausibleTuplet(mark: Mark, space: number): boolean {
-  return mark.confidence >= 0.75 && mark.y1 - mark.y0 >= space * 1.15 && mark.x1 - mark.x0 <= space * 10;
+  return mark.confidence >= TUPLET_CONFIDENCE && mark.y1 - mark.y0 >= space * TUPLET_MIN_HEIGHT && mark.x1 - mark.x0 <= space * TUPLET_MAX_WIDTH;
 }
 
 /** A tuplet's bracket halves and number are separate marks; within a few spaces they are one. */
@@ -152,7 +182,7 @@ function mergeMarks(xs: readonly number[], space: number): number[] {
   const groups: number[][] = [];
   for (const x of [...xs].sort((a, b) => a - b)) {
     const last = groups[groups.length - 1];
-    if (last && x - last[last.length - 1]! < space * 2.5) last.push(x);
+    if (last && x - last[last.length - 1]! < space * TUPLET_PARTS) last.push(x);
     else groups.push([x]);
   }
   return groups.map((g) => (g[0]! + g[g.length - 1]!) / 2);
@@ -190,7 +220,7 @@ async function multiRestCounts(rests: readonly RestSymbol[], staff: Staff, staff
  */
 export function dropTimeGlyphHeads(readings: StaffReading[], space: number): void {
   const xs = readings.flatMap((r) => r.signatures.times.map((t) => t.x));
-  const shown = (x: number) => xs.filter((t) => Math.abs(t - x) < space * 1.5).length >= Math.max(1, readings.length / 3);
+  const shown = (x: number) => xs.filter((t) => Math.abs(t - x) < space * TIME_ACROSS_STAVES).length >= Math.max(1, readings.length / 3);
   for (const reading of readings) {
     reading.items = reading.items.filter((i) => !(i.kind === 'chord' && i.up === undefined && i.heads.every((h) => h.kind === 'whole') && shown(i.x)));
   }
@@ -218,13 +248,13 @@ function dropEmptyOpening(measures: SystemMeasures, readings: readonly StaffRead
 function splitAtTimeSignatures(measures: SystemMeasures, readings: readonly StaffReading[], space: number): void {
   const xs = readings.flatMap((r) => r.times.filter((t) => t.value).map((t) => t.x)).sort((a, b) => a - b);
   for (const x of xs) {
-    const shown = readings.filter((r) => r.times.some((t) => Math.abs(t.x - x) < space * 2)).length;
+    const shown = readings.filter((r) => r.times.some((t) => Math.abs(t.x - x) < space * TIME_SPLIT_ACROSS)).length;
     if (shown < Math.ceil(readings.length / 2)) continue;
     const m = measures.bounds.findIndex((b, i) => i < measures.bounds.length - 1 && x >= b && x < measures.bounds[i + 1]!);
-    if (m < 0 || x - measures.bounds[m]! < space * 4) continue;
+    if (m < 0 || x - measures.bounds[m]! < space * TIME_SPLIT_INSIDE) continue;
     // The opening signature follows the clef and key at the staff's start: not a split.
-    if (m === 0 && readings.some((r) => x < r.staff.x0 + space * 12 && !r.items.some((i) => i.x < x))) continue;
-    const at = x - space * 0.8;
+    if (m === 0 && readings.some((r) => x < r.staff.x0 + space * OPENING_SIGNATURES && !r.items.some((i) => i.x < x))) continue;
+    const at = x - space * TIME_SPLIT_BEFORE;
     measures.bounds.splice(m + 1, 0, at);
     measures.right.splice(m, 0, undefined);
     measures.left.splice(m + 1, 0, undefined);

@@ -18,6 +18,11 @@ export interface PlacedItem extends TimedItem {
   cue?: boolean;
 }
 
+/** A first voice's item counts as run before a later voice starts when it stands this many spaces or more left of it. */
+const WELL_LEFT = 1.5;
+/** An item within this many spaces of a point of the time grid across the staves starts at its onset. */
+const IN_LINE = 0.6;
+
 /**
  * Time the first voice has run before a later voice's first item: the length of its items standing
  * well left of it (a head and a second voice's head on the same beat can stand a head's width apart;
@@ -27,7 +32,7 @@ export function leadingGap(first: readonly PlacedItem[], later: readonly PlacedI
   const start = later[0];
   if (!start || start.measureRest || start.type === 'whole') return ZERO;
   const together = (item: PlacedItem) => item.source.kind === 'chord' && start.source.kind === 'chord' && standTogether(item.source, start.source, space);
-  return voiceDuration(first.filter((item) => !item.measureRest && item.x < start.x - space * 1.5 && !together(item)));
+  return voiceDuration(first.filter((item) => !item.measureRest && item.x < start.x - space * WELL_LEFT && !together(item)));
 }
 
 /**
@@ -130,7 +135,7 @@ export function gapsByPlace(items: readonly PlacedItem[], grid: readonly TimePoi
 }
 
 function onsetAt(item: PlacedItem, grid: readonly TimePoint[], space: number): Fraction | undefined {
-  const inLine = grid.find((p) => Math.abs(p.x - item.x) < space * 0.6);
+  const inLine = grid.find((p) => Math.abs(p.x - item.x) < space * IN_LINE);
   if (inLine) return inLine.onset;
   const k = grid.findIndex((p) => p.x > item.x);
   if (k <= 0) return undefined;

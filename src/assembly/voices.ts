@@ -15,12 +15,19 @@ import type { Staff } from '../staves/detect-staves.js';
 import { staffPosition } from '../staves/staff-geometry.js';
 import type { StaffItem, Stroke } from './strokes.js';
 
+/** A whole note within this many spaces of a stemmed chord was moved aside by a head a second away: it is the other voice's. */
+const WHOLE_BESIDE_CHORD = 3;
+/** Strokes of opposite stems closer than this many spaces stand at one place: they sound together. */
+const TOGETHER = 1.2;
+/** The stems of a two-voice unison with different heads stand this close, all but touching. */
+const UNISON_STEMS = 0.6;
+
 export function splitVoices(items: readonly StaffItem[], staff: Staff, space: number): StaffItem[][] {
   const sorted = [...items].sort((a, b) => a.x - b.x);
   const strokes = sorted.filter((i): i is Stroke => i.kind === 'chord');
   // A whole note has no stem to share: one standing where a stemmed chord stands (moved aside by a
   // head a second away, up to three spaces) is the other voice's.
-  const stemmedAt = (x: number) => strokes.find((b) => b.up !== undefined && Math.abs(b.x - x) < space * 3);
+  const stemmedAt = (x: number) => strokes.find((b) => b.up !== undefined && Math.abs(b.x - x) < space * WHOLE_BESIDE_CHORD);
   const wholes = new Map(strokes.flatMap((a) => {
     const partner = a.up === undefined && a.heads[0]!.kind === 'whole' ? stemmedAt(a.x) : undefined;
     return partner ? [[a, partner] as const] : [];
@@ -49,8 +56,8 @@ export function splitVoices(items: readonly StaffItem[], staff: Staff, space: nu
  * but touching between them.
  */
 export function standTogether(a: Stroke, b: Stroke, space: number): boolean {
-  if (Math.abs(a.x - b.x) < space * 1.2) return true;
+  if (Math.abs(a.x - b.x) < space * TOGETHER) return true;
   const [up, down] = a.up ? [a, b] : [b, a];
   const unison = up.heads.some((h) => down.heads.some((d) => d.position === h.position));
-  return unison && !!up.stem && !!down.stem && up.up === true && down.up === false && up.x < down.x && Math.abs(up.stem.x - down.stem.x) < space * 0.6;
+  return unison && !!up.stem && !!down.stem && up.up === true && down.up === false && up.x < down.x && Math.abs(up.stem.x - down.stem.x) < space * UNISON_STEMS;
 }
