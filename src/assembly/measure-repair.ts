@@ -38,6 +38,14 @@ function setDuration(item: TimedItem): void {
   item.duration = item.grace ? ZERO : notatedDuration(item.type, item.dots, item.tuplet);
 }
 
+/** Puts back the tuplets a try changed (`before`: each item's tuplet before it), with their durations. */
+function restoreTuplets(items: readonly TimedItem[], before: readonly (Tuplet | undefined)[]): void {
+  items.forEach((item, k) => {
+    item.tuplet = before[k];
+    setDuration(item);
+  });
+}
+
 /**
  * Repairs a voice in place so that it lasts `expected`, where one simple
  * explanation fits. `tripletsShown`: marked triplets have made earlier
@@ -65,19 +73,13 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
       const kept = items.map((i) => i.tuplet);
       applyTriplet(items, mark, space);
       if (compare(voiceDuration(items), expected) < 0) {
-        items.forEach((item, k) => {
-          item.tuplet = kept[k];
-          setDuration(item);
-        });
+        restoreTuplets(items, kept);
       }
       if (fits()) return true;
     }
     // The marks kept and the beamed runs they leave unmarked together.
     if (compare(voiceDuration(items), expected) > 0 && beamedTuplets(items, expected, tupletMarks, space)) return true;
-    items.forEach((item, k) => {
-      item.tuplet = before[k];
-      setDuration(item);
-    });
+    restoreTuplets(items, before);
   }
   if (tripletsShown && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected, tupletMarks, space)) return true;
   const missing = sub(expected, voiceDuration(items));
@@ -139,10 +141,7 @@ function unmarkedTriplets(items: TimedItem[], expected: Fraction, tupletMarks: r
     } else k++;
   }
   if (equals(voiceDuration(items), expected)) return true;
-  items.forEach((item, n) => {
-    item.tuplet = before[n];
-    setDuration(item);
-  });
+  restoreTuplets(items, before);
   return false;
 }
 
@@ -268,10 +267,7 @@ export function beamedTuplets(items: TimedItem[], expected: Fraction, tupletMark
     tried = taken.length;
     for (const group of taken) makeTuplet(group.items, group.ratio, tupletMarks, space);
     if (equals(voiceDuration(items), expected)) return true;
-    items.forEach((item, n) => {
-      item.tuplet = before[n];
-      setDuration(item);
-    });
+    restoreTuplets(items, before);
   }
   return false;
 }

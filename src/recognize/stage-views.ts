@@ -14,6 +14,7 @@ import type { Raster } from '../image/raster.js';
 import type { PageStages } from './recognize-page.js';
 import { toPreparedPoint } from '../reading/page-transform.js';
 import { MAP_SCALE } from '../symbols/components.js';
+import type { RestKind } from '../symbols/read-symbols.js';
 import { CLASS_INDEX, SYMBOL_CLASSES } from '../symbols/symbol-classes.js';
 import { toString as fractionText } from '../score/fraction.js';
 import type { Evidence, Pitch, Score, VoiceEvent } from '../score/model.js';
@@ -139,9 +140,8 @@ function symbolsView(stages: PageStages): StageView {
   ];
   for (const [, boxes, colour] of families) for (const b of boxes) d.box(b.x0, b.y0, b.x1, b.y1, colour);
   for (const head of s.heads) d.text(head.x1 + 2, head.y - 5, head.kind[0]!, BLUE, LABEL_SCALE);
-  for (const rest of s.rests) d.text(rest.x1 + 2, rest.y0, rest.kind === 'multi' ? 'M' : rest.kind.replace(/[a-z]+$/, '').slice(0, 2) || rest.kind[0]!, GREEN, LABEL_SCALE);
+  for (const rest of s.rests) d.text(rest.x1 + 2, rest.y0, REST_LABEL[rest.kind], GREEN, LABEL_SCALE);
   for (const mark of s.articulations) d.text(mark.x1 + 2, mark.y0, mark.kind.slice(0, 3), PURPLE, LABEL_SCALE);
-  const byKind = <T>(list: readonly T[], kind: (t: T) => string) => list.reduce<Record<string, number>>((acc, t) => ({ ...acc, [kind(t)]: (acc[kind(t)] ?? 0) + 1 }), {});
   return {
     stage: 'symbols',
     image: d.toRaster(),
@@ -157,6 +157,16 @@ function symbolsView(stages: PageStages): StageView {
     },
   };
 }
+
+/** How many of a list's members there are of each kind. */
+function byKind<T>(list: readonly T[], kind: (t: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const t of list) counts[kind(t)] = (counts[kind(t)] ?? 0) + 1;
+  return counts;
+}
+
+/** A rest's label in the symbols view: its value as a musician abbreviates it. */
+const REST_LABEL: Record<RestKind, string> = { whole: 'W', half: 'H', quarter: 'Q', eighth: '8', '16th': '16', '32nd': '32', '64th': '64', multi: 'M' };
 
 function measuresView(stages: PageStages): StageView {
   const d = new Drawing(stages.gray);

@@ -27,8 +27,6 @@ import { CLASS_INDEX } from './symbol-classes.js';
 export const MARK_MODEL_FILE = 'marks.onnx';
 export const MARK_MODEL_VERSION = 'marks-1';
 
-export type ArticulationKind = MarkKind;
-
 /** A component that may be a mark: its box and centre in prepared pixels, and its staff. */
 export interface MarkCandidate {
   x0: number;

@@ -82,18 +82,25 @@ export async function resolveBackend(requested: InferenceBackend, host: BackendH
   }
 }
 
+/**
+ * The promise `make` gives for `key`, made once and kept; a failed one (a missing file, a backend not
+ * installed) is forgotten, so the next recognition tries again.
+ */
+function once<K, T>(cache: Map<K, Promise<T>>, key: K, make: () => Promise<T>): Promise<T> {
+  let promise = cache.get(key);
+  if (!promise) {
+    promise = make();
+    promise.catch(() => cache.delete(key));
+    cache.set(key, promise);
+  }
+  return promise;
+}
+
 /** The backend each `env.backend` value resolved to in this thread, resolved once each. */
 const backends = new Map<InferenceBackend, Promise<ResolvedBackend>>();
 
 function backendFor(requested: InferenceBackend): Promise<ResolvedBackend> {
-  let backend = backends.get(requested);
-  if (!backend) {
-    backend = resolveBackend(requested);
-    // A failure is not cached, as a failed model load is not: the next recognition tries again.
-    backend.catch(() => backends.delete(requested));
-    backends.set(requested, backend);
-  }
-  return backend;
+  return once(backends, requested, () => resolveBackend(requested));
 }
 
 /** The backend the models run on with the current `env.backend`: 'wasm' or 'native'. */
@@ -106,17 +113,11 @@ const sessions = new Map<string, Promise<OnnxModel>>();
 
 export function onnxModel(file: string): Promise<OnnxModel> {
   const requested = env.backend;
-  const key = `${requested}:${file}`;
-  let session = sessions.get(key);
-  if (!session) {
-    session = Promise.all([backendFor(requested), loadAsset(env.modelBase, file)])
+  return once(sessions, `${requested}:${file}`, () =>
+    Promise.all([backendFor(requested), loadAsset(env.modelBase, file)])
       .then(([backend, bytes]) => createSession(backend, bytes))
-      .then(oneRunAtATime);
-    // A failed load (a missing file, a backend not installed) is not cached: the next recognition tries again.
-    session.catch(() => sessions.delete(key));
-    sessions.set(key, session);
-  }
-  return session;
+      .then(oneRunAtATime),
+  );
 }
 
 function createSession(backend: ResolvedBackend, bytes: Uint8Array): Promise<Pick<ort.InferenceSession, 'run'>> {
