@@ -23,7 +23,8 @@ import { OmrError } from '../errors.js';
 
 /** A loaded model: its runs take turns. */
 export interface OnnxModel {
-  run(feeds: Record<string, ort.Tensor>): Promise<ort.InferenceSession.ReturnType>;
+  /** Runs the model; `outputs` names the outputs wanted (default all), so the others are never copied out. */
+  run(feeds: Record<string, ort.Tensor>, outputs?: readonly string[]): Promise<ort.InferenceSession.ReturnType>;
 }
 
 /** The part of onnxruntime-node (or of onnxruntime-web) that loads a model. */
@@ -140,8 +141,8 @@ let last: Promise<unknown> = Promise.resolve();
 
 export function oneRunAtATime(session: Pick<ort.InferenceSession, 'run'>): OnnxModel {
   return {
-    run(feeds) {
-      const result = last.then(() => session.run(feeds));
+    run(feeds, outputs) {
+      const result = last.then(() => (outputs ? session.run(feeds, [...outputs]) : session.run(feeds)));
       // The next run waits for this one to settle, whether it succeeds or fails.
       last = result.catch(() => undefined);
       return result;

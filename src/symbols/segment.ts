@@ -90,31 +90,26 @@ async function segmentWindow(
     const row = (y0 + y) * page.width;
     for (let x = x0; x < x1; x++) input[y * width + x - x0] = page.data[row + x]! / 255;
   }
-  const output = await model.run({ image: new ort.Tensor('float32', input, [1, 1, height, width]) });
-  const logits = output.logits!.data as Float32Array;
-  const [, classes, h2, w2] = output.logits!.dims as [number, number, number, number];
+  const output = await model.run({ image: new ort.Tensor('float32', input, [1, 1, height, width]) }, SEGMENT_OUTPUTS);
+  // The model's head (training/model/top_two.py) gives each pixel's best class and its two best logits.
+  const best = output.best!.data as Uint8Array;
+  const top = output.top!.data as Float32Array;
+  const [, h2, w2] = output.best!.dims as [number, number, number];
   const plane = h2 * w2;
   for (let y = Math.max(0, (keep.top - y0) >> 1); y < Math.min(h2, (keep.bottom - y0 + 1) >> 1); y++) {
     const my = (y0 >> 1) + y;
     if (my >= map.height) break;
     for (let x = (keep.left - x0) >> 1; x < Math.min(w2, (keep.right - x0 + 1) >> 1, map.width - (x0 >> 1)); x++) {
-      let best = 0;
-      let bestValue = logits[y * w2 + x]!;
-      let second = -Infinity;
-      for (let c = 1; c < classes; c++) {
-        const v = logits[c * plane + y * w2 + x]!;
-        if (v > bestValue) {
-          second = bestValue;
-          bestValue = v;
-          best = c;
-        } else if (v > second) second = v;
-      }
+      const k = y * w2 + x;
       const i = my * map.width + (x0 >> 1) + x;
-      map.data[i] = best;
-      map.confidence[i] = Math.round(255 / (1 + Math.exp(second - bestValue)));
+      map.data[i] = best[k]!;
+      map.confidence[i] = Math.round(255 / (1 + Math.exp(top[plane + k]! - top[k]!)));
     }
   }
 }
+
+/** The outputs a window needs: the model's other output, all 40 logit planes, stays inside the runtime. */
+const SEGMENT_OUTPUTS = ['best', 'top'];
 
 /**
  * The columns [left, right) that hold the staves (on the model's pooling grid), with room on the left for braces,

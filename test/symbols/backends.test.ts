@@ -37,7 +37,30 @@ async function classes(backend: 'wasm' | 'native', input: Float32Array, height: 
   for (let i = 0; i < plane; i++) {
     for (let c = 1; c < count; c++) if (logits[c * plane + i]! > logits[best[i]! * plane + i]!) best[i] = c;
   }
-  return { best, dims: [count, h2, w2] };
+  // The model's head (training/model/top_two.py) gives the same best class, and the two best logits.
+  const head = output.best!.data as Uint8Array;
+  const top = output.top!.data as Float32Array;
+  let headAgrees = 0;
+  let topAgrees = 0;
+  for (let i = 0; i < plane; i++) {
+    if (head[i] === best[i]) headAgrees++;
+    let second = -Infinity;
+    for (let c = 0; c < count; c++) if (c !== best[i] && logits[c * plane + i]! > second) second = logits[c * plane + i]!;
+    if (top[i] === logits[best[i]! * plane + i] && top[plane + i] === second) topAgrees++;
+  }
+  return { best, dims: [count, h2, w2], headAgrees: headAgrees / plane, topAgrees: topAgrees / plane };
+}
+
+/** The committed window the backend tests read: the melody's first staff, cut as segmentation cuts it. */
+function melodyWindow() {
+  const prepared = preparePage(decodePng(fixture('melody-300dpi.png').data));
+  const staff = detectStaves(prepared.ink, { staffSpace: CANONICAL_STAFF_SPACE })[0]!;
+  const [y0, height, x0, width] = [Math.max(0, Math.floor(staff.lines[0]![0]! - 96) & ~15), 256, Math.max(0, Math.floor(staff.x0) & ~15), 768];
+  const input = new Float32Array(width * height).fill(1);
+  for (let y = 0; y < height && y0 + y < prepared.gray.height; y++) {
+    for (let x = 0; x < width && x0 + x < prepared.gray.width; x++) input[y * width + x] = prepared.gray.data[(y0 + y) * prepared.gray.width + x0 + x]! / 255;
+  }
+  return { input, height, width };
 }
 
 describe('inference backends', () => {
@@ -46,13 +69,7 @@ describe('inference backends', () => {
 
   it('give the same class map for a window of a committed page', { timeout: 120_000 }, async () => {
     // The first staff of the melody, as segmentation cuts a window: prepared, on the model's 16-pixel grid.
-    const prepared = preparePage(decodePng(fixture('melody-300dpi.png').data));
-    const staff = detectStaves(prepared.ink, { staffSpace: CANONICAL_STAFF_SPACE })[0]!;
-    const [y0, height, x0, width] = [Math.max(0, Math.floor(staff.lines[0]![0]! - 96) & ~15), 256, Math.max(0, Math.floor(staff.x0) & ~15), 768];
-    const input = new Float32Array(width * height).fill(1);
-    for (let y = 0; y < height && y0 + y < prepared.gray.height; y++) {
-      for (let x = 0; x < width && x0 + x < prepared.gray.width; x++) input[y * width + x] = prepared.gray.data[(y0 + y) * prepared.gray.width + x0 + x]! / 255;
-    }
+    const { input, height, width } = melodyWindow();
     const wasm = await classes('wasm', input, height, width);
     const native = await classes('native', input, height, width);
     expect(native.dims).toEqual(wasm.dims);
@@ -61,6 +78,15 @@ describe('inference backends', () => {
     let agree = 0;
     for (let i = 0; i < wasm.best.length; i++) if (wasm.best[i] === native.best[i]) agree++;
     expect(agree / wasm.best.length).toBeGreaterThanOrEqual(MIN_ARGMAX_AGREEMENT);
+  });
+
+  it("the symbol model's head gives, on each backend, the best class and the two best logits of every pixel", { timeout: 120_000 }, async () => {
+    const { input, height, width } = melodyWindow();
+    for (const backend of ['wasm', 'native'] as const) {
+      const { headAgrees, topAgrees } = await classes(backend, input, height, width);
+      expect(headAgrees, backend).toBe(1);
+      expect(topAgrees, backend).toBe(1);
+    }
   });
 
   it('read a committed page to the same notes', { timeout: 120_000 }, async () => {

@@ -370,6 +370,7 @@ def main():
         "task": "per-pixel symbol classes of a prepared page (canonical staff space 12 px), output at half resolution",
         "input": {"name": "image", "shape": ["1", "1", "H", "W"], "range": "0 (ink) .. 1 (paper)", "multiple_of": 16},
         "output": {"name": "logits", "shape": ["1", str(classes), "H/2", "W/2"]},
+        "head": HEAD,
         "classes": meta["classes"],
         "architecture": f"U-Net, strided stem, widths {'/'.join(map(str, widths))}, batch norm folded at export",
         "parameters": params,
@@ -409,6 +410,13 @@ def evaluate(model, raw, idx, classes):
     return {"pixel_accuracy": round(float(correct / total), 4), "mean_iou_symbols": round(float(np.mean([inter[c] / union[c] for c in present])), 4), "iou_by_class": iou}
 
 
+HEAD = {
+    "top": {"shape": ["1", "2", "H/2", "W/2"], "meaning": "the two highest logits of each pixel, best first"},
+    "best": {"shape": ["1", "H/2", "W/2"], "type": "uint8", "meaning": "the index of the highest logit (lower index first among equals)"},
+    "added_by": "training/model/top_two.py",
+}
+
+
 def export(model, out):
     model = model.cpu().eval()
     # TorchScript export (the only one in torch 1.13; newer torch defaults to another) folds each
@@ -418,6 +426,10 @@ def export(model, out):
         model, torch.zeros(1, 1, 256, 256), out, input_names=["image"], output_names=["logits"],
         dynamic_axes={"image": {2: "height", 3: "width"}, "logits": {2: "h2", 3: "w2"}}, opset_version=13, **legacy,
     )
+    # The head the page reader asks for: each pixel's best class and two best logits, computed by the runtime.
+    from top_two import add_top_two
+
+    add_top_two(out)
 
 
 if __name__ == "__main__":
