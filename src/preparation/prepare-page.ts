@@ -121,6 +121,9 @@ function straighten(image: GrayImage, skew: number, shear: number, scale: number
   const sw = src.width;
   const sh = src.height;
   const data = src.data;
+  // The cubic weights of each sample, in two buffers kept for the whole page (not two arrays a pixel).
+  const wx = new Float64Array(4);
+  const wy = new Float64Array(4);
   for (let y = 0; y < height; y++) {
     const cy = y + 0.5 - height / 2;
     for (let x = 0; x < width; x++) {
@@ -137,8 +140,8 @@ function straighten(image: GrayImage, skew: number, shear: number, scale: number
       const fx = sx - x0;
       const fy = sy - y0;
       if (k < ENLARGING && x0 >= 1 && y0 >= 1 && x0 < sw - 2 && y0 < sh - 2) {
-        const wx = cubic(fx);
-        const wy = cubic(fy);
+        cubicWeights(fx, wx);
+        cubicWeights(fy, wy);
         let v = 0;
         for (let j = 0; j < 4; j++) {
           const row = (y0 - 1 + j) * sw + x0 - 1;
@@ -158,7 +161,17 @@ function straighten(image: GrayImage, skew: number, shear: number, scale: number
 
 /** Catmull-Rom weights of the four samples around a point at fraction t past the second. */
 export function cubic(t: number): [number, number, number, number] {
+  const w = cubicWeights(t, new Float64Array(4));
+  return [w[0]!, w[1]!, w[2]!, w[3]!];
+}
+
+/** {@link cubic}, written into `w`. */
+function cubicWeights(t: number, w: Float64Array): Float64Array {
   const t2 = t * t;
   const t3 = t2 * t;
-  return [(-t3 + 2 * t2 - t) / 2, (3 * t3 - 5 * t2 + 2) / 2, (-3 * t3 + 4 * t2 + t) / 2, (t3 - t2) / 2];
+  w[0] = (-t3 + 2 * t2 - t) / 2;
+  w[1] = (3 * t3 - 5 * t2 + 2) / 2;
+  w[2] = (-3 * t3 + 4 * t2 + t) / 2;
+  w[3] = (t3 - t2) / 2;
+  return w;
 }
