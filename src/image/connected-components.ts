@@ -11,8 +11,8 @@
  * against millions of pixels, and the scan for runs is one tight pass.
  */
 export interface Components {
-  /** Label of each pixel; 0 for pixels no component holds. */
-  labels: Int32Array;
+  /** Label of each pixel; 0 for pixels no component holds (made when first read: most callers need only boxes and pixels). */
+  readonly labels: Int32Array;
   /** Components; index `label - 1`. Boxes are [x0, x1) × [y0, y1) in grid pixels. */
   boxes: { x0: number; y0: number; x1: number; y1: number }[];
   /** The pixel indices of component `label`, in raster order. */
@@ -72,7 +72,6 @@ export function connectedComponents(width: number, height: number, mask: ArrayLi
     if (x1 > box.x1) box.x1 = x1;
     box.y1 = y + 1;
   }
-  const labels = new Int32Array(width * height);
   // The pixels of every component, grouped by label in one buffer (a counting sort over runs).
   const offsets = new Int32Array(boxes.length + 2);
   for (let r = 0; r < count; r++) offsets[runLabel[r]! + 1]! += runs[3 * r + 1]! - runs[3 * r]!;
@@ -82,10 +81,23 @@ export function connectedComponents(width: number, height: number, mask: ArrayLi
   for (let r = 0; r < count; r++) {
     const label = runLabel[r]!;
     const start = runs[3 * r + 2]! * width;
-    labels.fill(label, start + runs[3 * r]!, start + runs[3 * r + 1]!);
     for (let i = start + runs[3 * r]!; i < start + runs[3 * r + 1]!; i++) pixels[fill[label]!++] = i;
   }
-  return { labels, boxes, pixelsOf: (label) => pixels.subarray(offsets[label]!, offsets[label + 1]!) };
+  let labels: Int32Array | undefined;
+  return {
+    get labels() {
+      if (!labels) {
+        labels = new Int32Array(width * height);
+        for (let r = 0; r < count; r++) {
+          const start = runs[3 * r + 2]! * width;
+          labels.fill(runLabel[r]!, start + runs[3 * r]!, start + runs[3 * r + 1]!);
+        }
+      }
+      return labels;
+    },
+    boxes,
+    pixelsOf: (label) => pixels.subarray(offsets[label]!, offsets[label + 1]!),
+  };
 }
 
 /** Every run of members as (x0, x1, y), x1 exclusive, in raster order. */

@@ -43,14 +43,21 @@ export function classComponents(map: ClassMap, classes: readonly number[], minAr
   for (let i = 0; i < data.length; i++) mask[i] = member[data[i]!]!;
   const { boxes, pixelsOf } = connectedComponents(map.width, map.height, mask);
   const found: Component[] = [];
+  // Pixels per class counted in a table, then kept in a map in the order the classes first appear.
+  const tally = new Int32Array(256);
   boxes.forEach((box, k) => {
     const pixels = pixelsOf(k + 1);
     if (pixels.length < minArea) return;
     let confidence = 0;
-    const counts = new Map<number, number>();
+    const seen: number[] = [];
     for (const i of pixels) {
       confidence += map.confidence[i]!;
-      counts.set(data[i]!, (counts.get(data[i]!) ?? 0) + 1);
+      if (tally[data[i]!]!++ === 0) seen.push(data[i]!);
+    }
+    const counts = new Map<number, number>();
+    for (const c of seen) {
+      counts.set(c, tally[c]!);
+      tally[c] = 0;
     }
     let cls = -1;
     let most = 0;
