@@ -113,6 +113,7 @@ function straighten(image: GrayImage, skew: number, shear: number, scale: number
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
   if (Math.abs(skew) < 0.01 && !shear && src.width === width && src.height === height) return src;
+  if (Math.abs(skew) < 0.01 && !shear) return rescale(src, width, height);
   const a = (skew * Math.PI) / 180;
   const cos = Math.cos(a);
   const sin = Math.sin(a);
@@ -146,6 +147,62 @@ function straighten(image: GrayImage, skew: number, shear: number, scale: number
         for (let j = 0; j < 4; j++) {
           const row = (y0 - 1 + j) * sw + x0 - 1;
           v += wy[j]! * (wx[0]! * data[row]! + wx[1]! * data[row + 1]! + wx[2]! * data[row + 2]! + wx[3]! * data[row + 3]!);
+        }
+        out[y * width + x] = Math.max(0, Math.min(255, Math.round(v)));
+        continue;
+      }
+      const i = y0 * sw + x0;
+      const top = data[i]! + (data[i + 1]! - data[i]!) * fx;
+      const bottom = data[i + sw]! + (data[i + sw + 1]! - data[i + sw]!) * fx;
+      out[y * width + x] = Math.round(top + (bottom - top) * fy);
+    }
+  }
+  return { width, height, data: out };
+}
+
+/**
+ * {@link straighten} of a page that needs neither turning nor shearing, only scaling (a PDF's, most
+ * scans'): each output column samples the same source columns on every row, and each row the same
+ * source rows, so where and how to sample is worked out once a column and once a row. The pixels
+ * are those the general loop gives, bit for bit.
+ */
+export function rescale(src: GrayImage, width: number, height: number): GrayImage {
+  const { width: sw, height: sh, data } = src;
+  const k = sw / width;
+  const cubicSampled = k < ENLARGING;
+  const along = (count: number, sourceCount: number) => {
+    const first = new Int32Array(count);
+    const fraction = new Float64Array(count);
+    const weights = new Float64Array(4 * count);
+    for (let n = 0; n < count; n++) {
+      const at = (n + 0.5 - count / 2) * k + sourceCount / 2 - 0.5;
+      first[n] = Math.floor(at);
+      fraction[n] = at - first[n]!;
+      if (cubicSampled) cubicWeights(fraction[n]!, weights.subarray(4 * n, 4 * n + 4));
+    }
+    return { first, fraction, weights };
+  };
+  const columns = along(width, sw);
+  const rows = along(height, sh);
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const y0 = rows.first[y]!;
+    const fy = rows.fraction[y]!;
+    const wy = rows.weights.subarray(4 * y, 4 * y + 4);
+    for (let x = 0; x < width; x++) {
+      const x0 = columns.first[x]!;
+      if (x0 < 0 || y0 < 0 || x0 >= sw - 1 || y0 >= sh - 1) {
+        out[y * width + x] = 255;
+        continue;
+      }
+      const fx = columns.fraction[x]!;
+      if (cubicSampled && x0 >= 1 && y0 >= 1 && x0 < sw - 2 && y0 < sh - 2) {
+        const w = 4 * x;
+        const wx = columns.weights;
+        let v = 0;
+        for (let j = 0; j < 4; j++) {
+          const row = (y0 - 1 + j) * sw + x0 - 1;
+          v += wy[j]! * (wx[w]! * data[row]! + wx[w + 1]! * data[row + 1]! + wx[w + 2]! * data[row + 2]! + wx[w + 3]! * data[row + 3]!);
         }
         out[y * width + x] = Math.max(0, Math.min(255, Math.round(v)));
         continue;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { binarize, inkThreshold, otsuThreshold } from '../../src/preparation/binarize.js';
 import { estimateShear, estimateSkew } from '../../src/preparation/deskew.js';
 import { flattenBackground } from '../../src/preparation/normalize.js';
-import { CANONICAL_STAFF_SPACE, cubic, preparePage } from '../../src/preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, cubic, preparePage, rescale } from '../../src/preparation/prepare-page.js';
 import { toPreparedPoint, toSourcePoint, type PageTransform } from '../../src/reading/page-transform.js';
 import { measureStaffMetrics } from '../../src/preparation/staff-metrics.js';
 import { degradeScan } from '../../training/data/degrade.js';
@@ -21,7 +21,54 @@ function staffPage(space: number, thickness: number, staves = 6) {
   return { page, tops };
 }
 
+/**
+ * The general resampling of preparation (turn, shear, scale) written out pixel by pixel, as a
+ * reference for pages that need only scaling: Catmull-Rom where the page is enlarged by more than
+ * 1/0.85, bilinear elsewhere, paper beyond the edges.
+ */
+function referenceScale(src: { width: number; height: number; data: Uint8Array }, width: number, height: number): Uint8Array {
+  const k = src.width / width;
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const sx = (x + 0.5 - width / 2) * k + src.width / 2 - 0.5;
+      const sy = (y + 0.5 - height / 2) * k + src.height / 2 - 0.5;
+      const [x0, y0] = [Math.floor(sx), Math.floor(sy)];
+      const [fx, fy] = [sx - x0, sy - y0];
+      const at = (xx: number, yy: number) => src.data[yy * src.width + xx]!;
+      if (x0 < 0 || y0 < 0 || x0 >= src.width - 1 || y0 >= src.height - 1) out[y * width + x] = 255;
+      else if (k < 0.85 && x0 >= 1 && y0 >= 1 && x0 < src.width - 2 && y0 < src.height - 2) {
+        const [wx, wy] = [cubic(fx), cubic(fy)];
+        let v = 0;
+        for (let j = 0; j < 4; j++) v += wy[j]! * (wx[0]! * at(x0 - 1, y0 - 1 + j) + wx[1]! * at(x0, y0 - 1 + j) + wx[2]! * at(x0 + 1, y0 - 1 + j) + wx[3]! * at(x0 + 2, y0 - 1 + j));
+        out[y * width + x] = Math.max(0, Math.min(255, Math.round(v)));
+      } else {
+        const top = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * fx;
+        const bottom = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * fx;
+        out[y * width + x] = Math.round(top + (bottom - top) * fy);
+      }
+    }
+  }
+  return out;
+}
+
 describe('page preparation', () => {
+  it('scales a page that needs no turning exactly as the general resampling does, enlarging or reducing', () => {
+    // A page of staves with noise, so every sample's weights matter.
+    const page = blankPage(300, 200);
+    drawLines(page, 40, 5, 9, 1, 10, 290);
+    let seed = 7;
+    for (let i = 0; i < page.data.length; i++) page.data[i] = Math.max(0, page.data[i]! - ((seed = (seed * 1103515245 + 12345) % 2147483648) % 40));
+    for (const [width, height] of [[450, 300], [340, 227], [260, 173], [300, 200]]) {
+      const expected = referenceScale(page, width, height);
+      const got = rescale(page, width, height);
+      expect([got.width, got.height]).toEqual([width, height]);
+      let differ = 0;
+      for (let i = 0; i < expected.length; i++) if (expected[i] !== got.data[i]) differ++;
+      expect(differ, `${width} × ${height}`).toBe(0);
+    }
+  });
+
   it('enlarges with Catmull-Rom weights: samples kept where they fall, weights summing to one', () => {
     expect(cubic(0)).toEqual([0, 1, 0, 0]);
     expect(cubic(0.5)).toEqual([-1 / 16, 9 / 16, 9 / 16, -1 / 16]);
