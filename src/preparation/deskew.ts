@@ -20,21 +20,22 @@ export function estimateSkew(image: BinaryImage, lineThickness: number): number 
   for (let i = 0; i < thin.length; i++) count += thin[i]!;
   // About 200k sampled points keeps this fast on any page size.
   const keepEvery = Math.max(1, Math.floor(count / 200_000));
-  const xs: number[] = [];
-  const ys: number[] = [];
+  const xs = new Float64Array(Math.ceil(count / keepEvery));
+  const ys = new Float64Array(xs.length);
   let k = 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0, i = y * width; x < width; x++, i++) {
       if (thin[i] && k++ % keepEvery === 0) {
-        xs.push(x - width / 2);
-        ys.push(y);
+        xs[(k - 1) / keepEvery] = x - width / 2;
+        ys[(k - 1) / keepEvery] = y;
       }
     }
   }
   if (xs.length < 100) return 0;
+  const rows = new Float64Array(height * 2 + 1);
   const sharpness = (degrees: number) => {
     const t = Math.tan((degrees * Math.PI) / 180);
-    const rows = new Float64Array(height * 2 + 1);
+    rows.fill(0);
     for (let i = 0; i < xs.length; i++) {
       const r = Math.round(ys[i]! - xs[i]! * t + height / 2);
       if (r >= 0 && r < rows.length) rows[r]!++;
@@ -74,27 +75,44 @@ function sharpest(score: (value: number) => number, span: number, steps: readonl
   return best;
 }
 
-/** Ink pixels whose vertical run is at most `maxRun` long. */
+/**
+ * Ink pixels whose vertical run is at most `maxRun` long. The page is read row by row (each column's
+ * open run remembered), as memory lies, rather than column by column.
+ */
 function thinStrokes(image: BinaryImage, maxRun: number): Uint8Array {
-  return shortRuns(image, maxRun, false);
-}
-
-/** Ink pixels in runs of ink at most `maxRun` long, along rows (`horizontal`) or columns. */
-function shortRuns(image: BinaryImage, maxRun: number, horizontal: boolean): Uint8Array {
   const { width, height, data } = image;
   const out = new Uint8Array(data.length);
-  const [lines, length, step] = horizontal ? [height, width, 1] : [width, height, width];
-  for (let line = 0; line < lines; line++) {
-    const first = horizontal ? line * width : line;
-    let k = 0;
-    while (k < length) {
-      if (!data[first + k * step]) {
-        k++;
+  const runStart = new Int32Array(width).fill(-1);
+  const close = (x: number, end: number) => {
+    if (end - runStart[x]! <= maxRun) for (let y = runStart[x]!; y < end; y++) out[y * width + x] = 1;
+    runStart[x] = -1;
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      if (data[i]) {
+        if (runStart[x]! < 0) runStart[x] = y;
+      } else if (runStart[x]! >= 0) close(x, y);
+    }
+  }
+  for (let x = 0; x < width; x++) if (runStart[x]! >= 0) close(x, height);
+  return out;
+}
+
+/** Ink pixels in runs of ink at most `maxRun` long along rows. */
+function shortRows(image: BinaryImage, maxRun: number): Uint8Array {
+  const { width, height, data } = image;
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++) {
+    const first = y * width;
+    let x = 0;
+    while (x < width) {
+      if (!data[first + x]) {
+        x++;
         continue;
       }
-      const start = k;
-      while (k < length && data[first + k * step]) k++;
-      if (k - start <= maxRun) for (let m = start; m < k; m++) out[first + m * step] = 1;
+      const start = x;
+      while (x < width && data[first + x]) x++;
+      if (x - start <= maxRun) out.fill(1, first + start, first + x);
     }
   }
   return out;
@@ -121,8 +139,8 @@ export function estimateShear(image: BinaryImage, skew: number, lineThickness: n
   const a = (skew * Math.PI) / 180;
   const cos = Math.cos(a);
   const sin = Math.sin(a);
-  const us: number[] = [];
-  const vs: number[] = [];
+  const us = new Float64Array(Math.ceil(count / keepEvery));
+  const vs = new Float64Array(us.length);
   let k = 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0, i = y * width; x < width; x++, i++) {
@@ -130,13 +148,14 @@ export function estimateShear(image: BinaryImage, skew: number, lineThickness: n
       // Into the straightened frame (rotated by −skew about the centre), as the prepared page will be.
       const cx = x - width / 2;
       const cy = y - height / 2;
-      us.push(cx * cos + cy * sin);
-      vs.push(-cx * sin + cy * cos);
+      us[(k - 1) / keepEvery] = cx * cos + cy * sin;
+      vs[(k - 1) / keepEvery] = -cx * sin + cy * cos;
     }
   }
   const offset = width + height;
+  const columns = new Float64Array(2 * offset + 1);
   const sharpness = (shear: number) => {
-    const columns = new Float64Array(2 * offset + 1);
+    columns.fill(0);
     for (let i = 0; i < us.length; i++) {
       const c = Math.round(us[i]! - shear * vs[i]! + offset);
       if (c >= 0 && c < columns.length) columns[c]!++;
@@ -149,7 +168,7 @@ export function estimateShear(image: BinaryImage, skew: number, lineThickness: n
 /** Ink pixels of strokes at most `maxWidth` wide and at least `minHeight` tall: stems, barlines. */
 function uprightStrokes(image: BinaryImage, maxWidth: number, minHeight: number): Uint8Array {
   const { width, height, data } = image;
-  const thin = shortRuns(image, maxWidth, true);
+  const thin = shortRows(image, maxWidth);
   const out = new Uint8Array(data.length);
   for (let x = 0; x < width; x++) {
     // A leaning stroke steps sideways as it goes down: a pixel beside counts as continuing it.
