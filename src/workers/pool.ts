@@ -71,6 +71,8 @@ export interface PoolMember {
   /** Sets the listener told that the member ended on its own (a worker crashed). */
   onEnd(listener: (reason: string) => void): void;
   terminate(): void | Promise<unknown>;
+  /** Settles once the member has started and can take calls (a worker's thread is up): a page's time starts no earlier. */
+  ready?: Promise<unknown>;
   /**
    * Whether `terminate` stops a call in the middle (a worker). Absent on the
    * calling thread, which no one can end: a call there runs to its next page.
@@ -85,7 +87,7 @@ interface QueuedCall {
   onStart: (() => void) | undefined;
   resolve(value: unknown): void;
   reject(error: OmrError): void;
-  /** Why the call was given up (aborted, or out of time) while its member could not be ended; its run stops at its next page. */
+  /** Why the call was given up (aborted, or out of time); a member that could not be ended stops its run at its next page. */
   stopped?: OmrError;
   /** When the current page started (`Date.now()`). */
   pageStart?: number;
@@ -130,13 +132,12 @@ export function createPool(size: number, spawn: () => PoolMember, options: PoolO
     clearTimeout(call.timer);
     const queued = queue.indexOf(call);
     if (queued >= 0) queue.splice(queued, 1);
+    call.stopped = error;
     const member = memberOf(call);
     if (member?.interruptible) {
       running.delete(member);
       void Promise.resolve(member.terminate()).catch(() => {});
       dispatch();
-    } else if (member) {
-      call.stopped = error;
     }
     call.reject(error);
   }
@@ -216,8 +217,10 @@ export function createPool(size: number, spawn: () => PoolMember, options: PoolO
 
   return {
     recognize(request, events, options) {
-      return submit((calls, call) => {
-        // Opening the files counts as the first page's time; each page then has its own.
+      return submit(async (calls, call) => {
+        // Opening the files counts as the first page's time, starting a fresh worker does not; each page then has its own.
+        await memberOf(call)?.ready?.catch(() => undefined);
+        if (call.stopped) throw call.stopped;
         startPage(call);
         return calls.recognize(request, {
           // Closing the pool also stops a run it cannot terminate (one on the calling thread) at its next page.

@@ -85,6 +85,7 @@ function workerMember(handle: WorkerHandle): PoolMember {
     },
     onEnd: (listener) => handle.onEnd(listener),
     terminate: () => handle.terminate(),
+    ready: configured,
     interruptible: true,
     ...(handle.keepAlive ? { keepAlive: (alive: boolean) => handle.keepAlive!(alive) } : {}),
   };
