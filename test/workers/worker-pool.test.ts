@@ -13,6 +13,7 @@ import { RECOGNITION_MODEL_VERSION } from '../../src/recognize/recognize-score.j
 import { placedNotes } from '../../src/score/timeline.js';
 import { createInProcessPool } from '../../src/workers/in-process.js';
 import { createPool, type PoolMember } from '../../src/workers/pool.js';
+import type { RecognitionOutcome } from '../../src/workers/recognition-api.js';
 import { spawnNodeWorker } from '../../src/workers/node-worker.js';
 import { createRecognitionPool, defaultPoolSize } from '../../src/workers/worker-pool.js';
 import { buildPdf } from '../support/pdf-build.js';
@@ -229,6 +230,34 @@ describe('the pool', () => {
       // A call aborted before it is made is not made.
       expect((await rejection(pool.countPages(melodyPng, { signal: AbortSignal.abort() }))).code).toBe('ABORTED');
       expect(spawned).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("does not count a fresh worker's start toward its first page's time", async () => {
+    // A worker that takes 300 ms to start, then reads its one page at once, under a 100 ms budget.
+    const started = new Promise((resolve) => setTimeout(resolve, 300));
+    let ended = 0;
+    const slowStart: PoolMember = {
+      calls: {
+        async recognize(_request, events) {
+          await started;
+          await events.beforePage(0);
+          return { pageCount: 1 } as RecognitionOutcome;
+        },
+        countPages: async () => 1,
+        renderPage: async () => new Uint8Array(0),
+      },
+      ready: started,
+      onEnd: () => undefined,
+      terminate: () => void ended++,
+      interruptible: true,
+    };
+    const pool = createPool(1, () => slowStart, { pageTimeoutMs: 100 });
+    try {
+      expect((await pool.recognize({ files: [command('quick')] })).pageCount).toBe(1);
+      expect(ended).toBe(0);
     } finally {
       await pool.close();
     }
