@@ -726,8 +726,9 @@ function jobRow(job) {
 const JOB_COLUMNS = ['Score', 'Created', 'Status', 'Pages', 'Kept until', ''];
 
 /**
- * Cancels a running job. While a page is being read the client answers OMR_JOB_NOT_CANCELLABLE and
- * stops the job when that page ends: the row says so, and follows the job until it is canceled.
+ * Cancels a running job: at once, the worker reading a page ended. A client whose pool cannot end
+ * its workers answers OMR_JOB_NOT_CANCELLABLE while a page is read and stops the job when that page
+ * ends: the row says so, and follows the job until it is canceled.
  */
 function cancelButton(jobId) {
   const button = Object.assign(document.createElement('button'), { type: 'button', className: 'cancel', textContent: 'Cancel' });

@@ -53,6 +53,8 @@ export type OmrErrorCode =
   | 'UNSUPPORTED_TABLATURE'
   // A recognition worker died (out of memory, a crash); only its job fails.
   | 'WORKER_CRASHED'
+  // A page ran past the page budget (`pageTimeoutMs`); its worker was ended and replaced, and only its job fails.
+  | 'ENGINE_TIMEOUT'
   // The inference backend asked for (env.backend 'native': onnxruntime-node) cannot be loaded here.
   | 'BACKEND_UNAVAILABLE'
   // The job store failed (permissions, a full disk: 507); only the account it belongs to is affected.
@@ -97,6 +99,7 @@ const DEFAULT_STATUS: Partial<Record<OmrErrorCode, number>> = {
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   WORKER_CRASHED: 500,
+  ENGINE_TIMEOUT: 504,
   STORAGE_FAILED: 500,
   BACKEND_UNAVAILABLE: 500,
   FILE_TOO_LARGE: 413,

@@ -21,7 +21,7 @@ export type { InputFile } from './input/decode-pages.js';
 export { env, type InferenceBackend, type ScoreSightEnv } from './env.js';
 export { activeBackend } from './symbols/active-backend.js';
 export { OmrError, type OmrErrorCode, type OmrErrorData } from './errors.js';
-export { createRecognitionPool, defaultPoolSize, type RecognitionPool, type RecognitionPoolOptions, type WorkerHandle } from './workers/worker-pool.js';
+export { DEFAULT_PAGE_TIMEOUT_MS, createRecognitionPool, defaultPoolSize, type PoolOptions, type RecognitionPool, type RecognitionPoolOptions, type WorkerHandle } from './workers/worker-pool.js';
 export type { MessageEndpoint, MessageListener } from './workers/worker-handle.js';
 export { createClient, CLIENT_METHODS, type LocalClient, type LocalClientOptions, type JobScoreResult, type EngineWarning } from './jobs/local-client.js';
 export type { ScoreSightClient } from './jobs/client.js';

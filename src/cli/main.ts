@@ -4,7 +4,8 @@
  *   scoresight recognize <page.pdf|.png|.jpg|…>... [--out <dir>] [--formats musicxml,mxl,midi,thumbnail.png] [--locale <bcp47>]
  *                        [--pages 1,3-5] [--no-text] [--json] [--quiet] [--debug <dir>]
  *   scoresight convert <score.musicxml|.mxl|.mid|.mei> --out <dir> [--formats musicxml,mxl,midi]
- *   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>] [--public-url <url>]
+ *   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>]
+ *                    [--public-url <url>] [--page-timeout 120]
  *
  * Exit codes: 0 success, 1 a failure with its error code printed, 2 a usage error
  * (also `--pages` beyond the document, found once the files are read).
@@ -74,7 +75,8 @@ ${wrap(`${RECOGNIZE_INPUTS}.`, '        ')}
       Reads a score and writes it in the given formats as <dir>/<name>.<ext>
       (musicxml by default). It reads
 ${wrap(`${CONVERT_INPUTS}.`, '        ')}
-  scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>] [--public-url <url>]
+  scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>]
+                   [--public-url <url>] [--page-timeout 120]
       Runs the Music Recognition Service's /v2 interface over HTTP at
       http://<host>:<port>/v2 (--host 0.0.0.0 to take connections from other
       machines). --tokens names a JSON file of accepted bearer tokens:
@@ -90,6 +92,9 @@ ${wrap(`${CONVERT_INPUTS}.`, '        ')}
       included (e.g. https://omr.example.org/v2 behind a proxy): download
       links and list pages are built on it. Without it, links use the
       listening address (or the Host header when it names that address).
+      --page-timeout is how many seconds one page may be read (default
+      120): a job whose page takes longer ends in error with ENGINE_TIMEOUT,
+      and the worker reading it is replaced.
       Ctrl-C (SIGINT) or SIGTERM stops it gracefully: requests in flight
       finish, running jobs resume on the next start.
   scoresight --version
@@ -147,6 +152,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
         tokens: { type: 'string' },
         store: { type: 'string' },
         'public-url': { type: 'string' },
+        'page-timeout': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -246,17 +252,30 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
   }
 }
 
-async function serve(values: { port?: string; host?: string; tokens?: string; store?: string; 'public-url'?: string }, io: CliIO): Promise<number> {
+async function serve(
+  values: { port?: string; host?: string; tokens?: string; store?: string; 'public-url'?: string; 'page-timeout'?: string },
+  io: CliIO,
+): Promise<number> {
   const port = Number(values.port ?? 8080);
   if (!/^\d+$/.test(values.port ?? '8080') || port > 65535) {
     io.stderr(`--port takes a port number from 0 to 65535, not "${values.port}".\n`);
+    return 2;
+  }
+  const pageTimeout = values['page-timeout'];
+  if (pageTimeout !== undefined && !(/^\d+(\.\d+)?$/.test(pageTimeout) && Number(pageTimeout) > 0)) {
+    io.stderr(`--page-timeout takes a number of seconds above 0, not "${pageTimeout}".\n`);
     return 2;
   }
   const tokensFile = values.tokens ?? 'tokens.json';
   let server;
   try {
     const tokens = await loadTokens(tokensFile);
-    server = createOmrServer({ tokens, ...(values.store ? { storeDirectory: values.store } : {}), ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}) });
+    server = createOmrServer({
+      tokens,
+      ...(values.store ? { storeDirectory: values.store } : {}),
+      ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+      ...(pageTimeout !== undefined ? { clientOptions: { pageTimeoutMs: Number(pageTimeout) * 1000 } } : {}),
+    });
     const url = await server.listen(port, values.host ?? '127.0.0.1');
     const accounts = new Set(tokens.map((t) => t.account)).size;
     io.stdout(`ScoreSight OMR service listening on ${url} (${accounts} account(s), jobs kept ${values.store ? `in ${values.store}` : 'in memory'})\n`);

@@ -35,3 +35,16 @@ export function checkImageSize(filename: string | undefined, format: string, wid
     throw tooLarge(filename, `${width}×${height} pixels is ${mp(width * height)}, and at most ${mp(limits.maxPixels)} are accepted`);
   }
 }
+
+/**
+ * Checks the memory an image's decoding holds at once, `bytesPerPixel`
+ * over the buffers alive together (the file's samples and the raster made
+ * of them), before any of it is allocated: large pixels are refused even
+ * where their count passes {@link checkImageSize}.
+ */
+export function checkImageBytes(filename: string | undefined, width: number, height: number, bytesPerPixel: number, limits: ImageLimits): void {
+  const bytes = Math.ceil(width * height * bytesPerPixel);
+  if (bytes <= limits.maxBytes) return;
+  const mib = (n: number) => `${Math.round((n / 2 ** 20) * 10) / 10} MiB`;
+  throw tooLarge(filename, `${width}×${height} pixels at ${bytesPerPixel} bytes a pixel need ${mib(bytes)} to decode, and at most ${mib(limits.maxBytes)} is accepted (the decoding memory limit)`);
+}

@@ -18,13 +18,28 @@ export const MAX_IMAGE_PIXELS = 64_000_000;
 /** Longest side of an image, so a 1-pixel-high strip cannot pass the pixel limit. */
 export const MAX_IMAGE_SIDE = 32_768;
 
-/** The pixel bounds an image decoder applies; tests and callers may tighten them. */
+/**
+ * Most bytes one image's decoding may hold at once: the samples as the file
+ * stores them and the 8-bit raster made of them. The pixel bound alone is
+ * not enough where a pixel is large: a 64-megapixel TIFF page of sixteen
+ * 16-bit samples would hold 2 GB. 512 MiB still takes every 8-bit image the
+ * pixel bound takes (an RGBA TIFF page needs 7 bytes a pixel), and 16-bit
+ * RGB pages up to some 59 megapixels. TIFF is where it binds: the other
+ * decoders hold at most 8 bytes a pixel (PNG streams its rows, jpeg-js has
+ * {@link MAX_JPEG_DECODER_MB}), within it by the pixel bound, and
+ * recognition itself works on a page reduced to {@link MAX_WORKING_PIXELS}.
+ */
+export const MAX_IMAGE_BYTES = 512 * 1024 * 1024;
+
+/** The bounds an image decoder applies; tests and callers may tighten them. */
 export interface ImageLimits {
   maxPixels: number;
   maxSide: number;
+  /** Bytes the decoding of one image may hold at once ({@link MAX_IMAGE_BYTES}). */
+  maxBytes: number;
 }
 
-export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxPixels: MAX_IMAGE_PIXELS, maxSide: MAX_IMAGE_SIDE };
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxPixels: MAX_IMAGE_PIXELS, maxSide: MAX_IMAGE_SIDE, maxBytes: MAX_IMAGE_BYTES };
 
 /** Memory jpeg-js may use while decoding one image (its own accounting, in MiB). */
 export const MAX_JPEG_DECODER_MB = 1024;

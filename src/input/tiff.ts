@@ -28,7 +28,7 @@
 import { OmrError } from '../errors.js';
 import type { Raster } from '../image/raster.js';
 import type { Orientation } from './exif-orientation.js';
-import { checkImageSize, corruptedFile, fileLabel, tooLarge } from './input-error.js';
+import { checkImageBytes, checkImageSize, corruptedFile, fileLabel, tooLarge } from './input-error.js';
 import { decodeJpeg } from './jpeg.js';
 import { DEFAULT_IMAGE_LIMITS, MAX_IMAGE_PAGES, type ImageLimits } from './limits.js';
 import { orientRaster } from './orientation.js';
@@ -262,6 +262,9 @@ function pageFormat(file: TiffFile, directory: Directory, index: number): PageFo
   if (predictor !== 1 && (predictor !== 2 || bits < 8)) throw refuse(predictor === 3 ? 'a floating-point predictor' : `predictor ${predictor} on ${bits}-bit samples`);
   const colorMap = photometric === PHOTOMETRIC.palette ? directory.values(TAG.colorMap, 3 << bits) : undefined;
   if (photometric === PHOTOMETRIC.palette && !colorMap) throw failPage(file, index, 'is a palette image without a full colour map');
+  // The page's samples as stored and the raster made of them (gray, or RGB) are held at once.
+  const gray = photometric === PHOTOMETRIC.whiteIsZero || photometric === PHOTOMETRIC.blackIsZero;
+  checkImageBytes(file.filename, width, height, (bits * samples) / 8 + (gray ? 1 : 3), file.limits);
   const extra = directory.get(TAG.extraSamples);
   const alpha = samples > colourSamples && (extra === 1 || extra === 2) ? { sample: colourSamples, premultiplied: extra === 1 } : undefined;
   return { width, height, bits, samples, photometric, compression, predictor, colorMap, alpha, little: file.little };

@@ -31,8 +31,12 @@ export type JobEvent =
   | { type: 'submitStep'; step: string; bodyStep: unknown }
   | { type: 'finish'; result: JobResult }
   | { type: 'fail'; code: string; message: string }
-  /** A cancel; `betweenPages` when the pipeline itself stopped, at a page boundary, for a cancel asked for while a page was read. */
-  | { type: 'cancel'; betweenPages?: boolean }
+  /**
+   * A cancel; `runStopped` when the pipeline itself has stopped for a cancel
+   * asked for while a page was read: at the next page boundary, or at once
+   * by ending the worker that read it.
+   */
+  | { type: 'cancel'; runStopped?: boolean }
   /**
    * Retention passed or the caller deleted the job: its files and results
    * are erased. `sweep` for the retention pass, which also erases drafts
@@ -138,7 +142,7 @@ export function transition(state: JobState, event: JobEvent): JobState {
 
     case 'cancel': {
       if (isTerminal(job)) return state; // harmless no-op
-      if (isRecognizing(job) && !event.betweenPages) {
+      if (isRecognizing(job) && !event.runStopped) {
         throw new OmrError(
           'OMR_JOB_NOT_CANCELLABLE',
           `Job ${job.id} is recognising a page; it stops at the end of that page. Poll the job and retry the cancel.`,

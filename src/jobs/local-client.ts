@@ -70,6 +70,14 @@ export interface LocalClientOptions {
   /** Resolution PDF pages are rendered at for recognition. */
   dpi?: number;
   /**
+   * How long one page may be recognised, in milliseconds, before its job
+   * ends in `error` with `ENGINE_TIMEOUT` (its worker is ended and
+   * replaced). Applies to the pool the client makes itself; a pool passed
+   * in `pool` has its own (`createRecognitionPool({ pageTimeoutMs })`).
+   * Default `DEFAULT_PAGE_TIMEOUT_MS`, two minutes.
+   */
+  pageTimeoutMs?: number;
+  /**
    * Told about what the engine repaired or could not do on its own: a
    * damaged record moved to the store's quarantine (`DAMAGED_RECORD`), a
    * credit balance rebuilt from the jobs (`CREDITS_REBUILT`), a store that
@@ -144,7 +152,7 @@ export const CLIENT_METHODS = [
 export function createClient(options: LocalClientOptions = {}): LocalClient {
   const engine = (async () => {
     const store = options.store ?? (await defaultStore());
-    const pool = options.pool ?? (await defaultPool());
+    const pool = options.pool ?? (await defaultPool(options.pageTimeoutMs));
     const opened = new LocalEngine(store, pool, options, !options.pool);
     await opened.open();
     return opened;
@@ -178,9 +186,15 @@ async function defaultStore(): Promise<Store> {
   return createMemoryStore();
 }
 
-async function defaultPool(): Promise<RecognitionPool> {
+async function defaultPool(pageTimeoutMs: number | undefined): Promise<RecognitionPool> {
   const { createRecognitionPool } = await import('../workers/worker-pool.js');
-  return createRecognitionPool();
+  return createRecognitionPool(pageTimeoutMs === undefined ? {} : { pageTimeoutMs });
+}
+
+/** A job's run in the pool: aborting `controller` stops it (a cancel); `done` settles once the run has recorded how it ended. */
+interface Run {
+  controller: AbortController;
+  done: Promise<void>;
 }
 
 class LocalEngine implements ScoreSightClient {
@@ -193,8 +207,8 @@ class LocalEngine implements ScoreSightClient {
   private readonly retentionDays: number;
   private readonly clock: () => Date;
   private readonly queue: string[] = [];
-  private readonly running = new Set<string>();
-  /** Cancels asked for while a page was being recognised: honoured at the next page. */
+  private readonly running = new Map<string, Run>();
+  /** Cancels asked for while a page was being recognised, honoured when the run stops (at once where the pool can end its worker). */
   private readonly cancels = new Set<string>();
   private readonly idempotency = new Map<string, string>();
   /** Creations under way, by idempotency key: a repeat sent meanwhile waits for the same job. */
@@ -440,15 +454,31 @@ class LocalEngine implements ScoreSightClient {
     return structuredClone(record.job);
   }
 
+  /**
+   * Cancels a job. One whose page is being read is stopped by ending its
+   * worker, where the pool can (`abortsAtOnce`), and answered canceled once
+   * that is stored; with a pool that cannot, the answer is the service's
+   * 409 `OMR_JOB_NOT_CANCELLABLE`, and the job stops at its next page, so
+   * the caller's retry finds it canceled.
+   */
   async cancelJob(jobId: string): Promise<Job> {
+    let record: JobRecord;
     try {
-      const record = await this.mutate(jobId, (current) => this.machine(current, { type: 'cancel' }));
-      return structuredClone(record.job);
+      record = await this.mutate(jobId, (current) => this.machine(current, { type: 'cancel' }));
     } catch (err) {
-      // A page is being read: the job stops when it ends, so the caller's retry finds it canceled.
-      if (err instanceof OmrError && err.code === 'OMR_JOB_NOT_CANCELLABLE') this.cancels.add(jobId);
-      throw err;
+      if (!(err instanceof OmrError) || err.code !== 'OMR_JOB_NOT_CANCELLABLE') throw err;
+      this.cancels.add(jobId);
+      const run = this.running.get(jobId);
+      if (!run || !this.pool.abortsAtOnce) throw err;
+      run.controller.abort(canceled(jobId));
+      await run.done;
+      const job = this.jobs.get(jobId).job;
+      if (!isTerminal(job)) throw err;
+      return structuredClone(job);
     }
+    // A run still waiting in the pool's queue leaves it.
+    this.running.get(jobId)?.controller.abort(canceled(jobId));
+    return structuredClone(record.job);
   }
 
   async getJobFile(jobId: string, index: number): Promise<Download> {
@@ -613,7 +643,7 @@ class LocalEngine implements ScoreSightClient {
     if (this.ownsPool) await this.pool.close();
     // Running jobs stay `processing` in the store and resume when a client opens it again. A page
     // being read is given up here, on purpose: stored as queued, it is no interruption to count.
-    await Promise.allSettled([...this.running].map((id) => this.jobs.update(id, (r) => (isRecognizing(r.job) ? this.machine(r, { type: 'requeue' }) : r))));
+    await Promise.allSettled([...this.running.keys()].map((id) => this.jobs.update(id, (r) => (isRecognizing(r.job) ? this.machine(r, { type: 'requeue' }) : r))));
     await this.store.close();
   }
 
@@ -628,17 +658,18 @@ class LocalEngine implements ScoreSightClient {
   private drain(): void {
     while (!this.closed && this.running.size < this.maxParallel && this.queue.length) {
       const id = this.queue.shift()!;
-      this.running.add(id);
-      void this.recognize(id)
+      const controller = new AbortController();
+      const done = this.recognize(id, controller.signal)
         .catch((err) => this.warn(OmrError.from(err).code, `Job ${id} could not record how its run ended: ${OmrError.from(err).message}`))
         .finally(() => {
           this.running.delete(id);
           this.drain();
         });
+      this.running.set(id, { controller, done });
     }
   }
 
-  private async recognize(jobId: string): Promise<void> {
+  private async recognize(jobId: string, signal: AbortSignal): Promise<void> {
     const record = this.jobs.find(jobId);
     if (!record || record.job.status !== 'processing') return; // canceled while queued
     try {
@@ -652,14 +683,14 @@ class LocalEngine implements ScoreSightClient {
       };
       // Engines sharing the pool (the server's accounts) take turns at it: see pool-turns.ts.
       const outcome = await turnsFor(this.pool).run(this, (started) => {
-        if (stopped()) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`); // while it waited for its turn
+        if (stopped()) throw canceled(jobId); // while it waited for its turn
         return this.pool.recognize(
           // Text is read in the job's languages; a details submission's mainLanguage, kept on the record, leads
           // them when the job is recognised again (a resumed job): lyrics are read once, before the review.
           { files, ...(this.options.dpi ? { dpi: this.options.dpi } : {}), locales: jobLocales(record) },
           {
             beforePage: async (page) => {
-              if (stopped()) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
+              if (stopped()) throw canceled(jobId);
               await this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', page, total, 0));
             },
             onStage: (page: number, stage: PageStage) => {
@@ -668,6 +699,7 @@ class LocalEngine implements ScoreSightClient {
             },
           },
           {
+            signal,
             onStart: () => {
               started();
               void this.progress(jobId, pageProgress('OMR_DETECTING_STAVES', 0, total, 0)).catch(() => {});
@@ -675,7 +707,7 @@ class LocalEngine implements ScoreSightClient {
           },
         );
       });
-      if (this.cancels.has(jobId)) throw new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
+      if (this.cancels.has(jobId)) throw canceled(jobId);
       await this.progress(jobId, { percent: 90, text: 'Assembling the score', key: 'OMR_ASSEMBLING' });
       const details = detectDetails(outcome.score);
       const stored = this.jobs.get(jobId);
@@ -731,12 +763,13 @@ class LocalEngine implements ScoreSightClient {
   /** A run ended early: canceled between pages, or failed (credits reverted either way). */
   private async stop(jobId: string, err: unknown): Promise<void> {
     const error = OmrError.from(err);
-    if (this.closed && error.code !== 'WORKER_CRASHED') return; // resumes on the next open
+    // Resumes on the next open, unless the page itself is at fault: it would only crash or hang again.
+    if (this.closed && error.code !== 'WORKER_CRASHED' && error.code !== 'ENGINE_TIMEOUT') return;
     const record = this.jobs.find(jobId);
     if (!record || isTerminal(record.job)) return;
     if (error.code === 'OMR_JOB_CANCELED') {
       this.cancels.delete(jobId);
-      await this.apply(jobId, { type: 'cancel', betweenPages: true });
+      await this.apply(jobId, { type: 'cancel', runStopped: true });
     } else {
       await this.apply(jobId, { type: 'fail', code: error.code, message: error.message });
     }
@@ -918,6 +951,10 @@ function thumbnailKey(jobId: string): string {
 /** After erasure only the stripped record stays: sizes, types and counts, no names. */
 function strip(files: JobRecord['files']): JobRecord['files'] {
   return files.map((f) => ({ ...f, filename: '' }));
+}
+
+function canceled(jobId: string): OmrError {
+  return new OmrError('OMR_JOB_CANCELED', `Job ${jobId} was canceled.`);
 }
 
 function expired(job: Job): OmrError {

@@ -88,7 +88,8 @@ export interface OmrServerOptions {
    * Options for every account's local client: `pool` (shared by all; default
    * a worker pool the server owns), `credits` (each account's starting
    * balance), `now`, `retentionDays`, `maxParallelJobs` (default 10 per
-   * account), `sweepIntervalMs`…
+   * account), `pageTimeoutMs` (the page budget of the pool the server
+   * makes), `sweepIntervalMs`…
    */
   clientOptions?: Omit<LocalClientOptions, 'store'>;
   limits?: Partial<ServerLimits>;
@@ -187,7 +188,9 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
 
   async function openClients(): Promise<void> {
     const { pool: given, ...clientOptions } = options.clientOptions ?? {};
-    pool = given ?? (await import('../workers/worker-pool.js')).createRecognitionPool();
+    // The pool made here holds every account's pages to the clients' page budget.
+    const pageTimeoutMs = clientOptions.pageTimeoutMs;
+    pool = given ?? (await import('../workers/worker-pool.js')).createRecognitionPool(pageTimeoutMs === undefined ? {} : { pageTimeoutMs });
     for (const account of accounts) {
       const store = options.storeDirectory ? await createFileStore(join(options.storeDirectory, account)) : createMemoryStore();
       // The server sweeps retention itself (see sweepRetention), so that erasure waits for downloads in flight.

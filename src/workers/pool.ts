@@ -5,6 +5,13 @@
  * are reused warm (models loaded). A member that ends on its own fails only
  * the call it was running, and the next call that needs a member starts a
  * fresh one.
+ *
+ * No call may hang its member: a recognition whose page runs past the page
+ * budget fails with `ENGINE_TIMEOUT`, and a call whose signal aborts fails
+ * with the signal's reason. A worker running such a call is ended and
+ * replaced, so the pool keeps serving; the calling thread cannot be ended,
+ * so there the budget is checked between pages only, and an aborted call
+ * lets its thread go at its next page.
  */
 import { OmrError } from '../errors.js';
 import type { InputFile } from '../input/decode-pages.js';
@@ -13,6 +20,28 @@ import type { RecognitionApi, RecognitionEvents, RecognitionOutcome, Recognition
 export interface CallOptions {
   /** Called when the call leaves the queue and starts running; until then it is queued (a job reports OMR_QUEUED). */
   onStart?: () => void;
+  /**
+   * Aborting it rejects the call at once with the signal's reason (an
+   * `OmrError`, or `ABORTED`): a queued call leaves the queue, and a worker
+   * running it is ended and replaced.
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * How long one page of a recognition may run by default: from one page's
+ * start to the next one's (its decoding included), or to the end of the
+ * run. A dense page takes seconds, tens of seconds on a slow machine;
+ * two minutes means something is stuck.
+ */
+export const DEFAULT_PAGE_TIMEOUT_MS = 120_000;
+
+/** Longest delay a timer takes (about 24.8 days); a larger page budget, `Infinity` among them, is none. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface PoolOptions {
+  /** The page budget, in milliseconds; default {@link DEFAULT_PAGE_TIMEOUT_MS}, `Infinity` for none. */
+  pageTimeoutMs?: number;
 }
 
 /**
@@ -27,6 +56,11 @@ export interface RecognitionPool {
   renderPage(files: InputFile[], page: number, maxSide?: number, options?: CallOptions): Promise<Uint8Array>;
   /** Ends every member; calls queued or running are rejected, and so are later ones. */
   close(): Promise<void>;
+  /**
+   * True where a call whose `signal` aborts is rejected at once (every pool
+   * `createPool` makes); a pool without it may go on to the end of the page.
+   */
+  readonly abortsAtOnce?: boolean;
 }
 
 /** What a member runs: the API without `configure`, which is the member's own business as it starts. */
@@ -37,30 +71,100 @@ export interface PoolMember {
   /** Sets the listener told that the member ended on its own (a worker crashed). */
   onEnd(listener: (reason: string) => void): void;
   terminate(): void | Promise<unknown>;
+  /** Settles once the member has started and can take calls (a worker's thread is up): a page's time starts no earlier. */
+  ready?: Promise<unknown>;
+  /**
+   * Whether `terminate` stops a call in the middle (a worker). Absent on the
+   * calling thread, which no one can end: a call there runs to its next page.
+   */
+  interruptible?: boolean;
   /** Whether the member keeps its host process running (`WorkerHandle.keepAlive`); absent where it never does. */
   keepAlive?(alive: boolean): void;
 }
 
 interface QueuedCall {
-  run(calls: RecognitionCalls): Promise<unknown>;
+  run(calls: RecognitionCalls, call: QueuedCall): Promise<unknown>;
   onStart: (() => void) | undefined;
   resolve(value: unknown): void;
   reject(error: OmrError): void;
+  /** Why the call was given up (aborted, or out of time); a member that could not be ended stops its run at its next page. */
+  stopped?: OmrError;
+  /** When the current page started (`Date.now()`). */
+  pageStart?: number;
+  /** Ends a worker's page that runs out of time. */
+  timer?: ReturnType<typeof setTimeout>;
 }
 
-export function createPool(size: number, spawn: () => PoolMember): RecognitionPool {
+export function createPool(size: number, spawn: () => PoolMember, options: PoolOptions = {}): RecognitionPool {
   if (!Number.isSafeInteger(size) || size < 1) throw new OmrError('INVALID_ARGUMENT', `pool size must be a whole number from 1, got ${size}.`);
+  const pageTimeoutMs = options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
+  if (!(pageTimeoutMs > 0)) throw new OmrError('INVALID_ARGUMENT', `pageTimeoutMs must be a positive number of milliseconds, got ${pageTimeoutMs}.`);
   const queue: QueuedCall[] = [];
   const idle: PoolMember[] = [];
   const running = new Map<PoolMember, QueuedCall>();
   let closed = false;
 
-  function submit<T>(run: (calls: RecognitionCalls) => Promise<T>, options: CallOptions | undefined): Promise<T> {
+  function submit<T>(run: (calls: RecognitionCalls, call: QueuedCall) => Promise<T>, options: CallOptions | undefined): Promise<T> {
     if (closed) return Promise.reject(poolClosed());
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise<T>((resolve, reject) => {
-      queue.push({ run, onStart: options?.onStart, resolve: resolve as (value: unknown) => void, reject });
+      const call: QueuedCall = { run, onStart: options?.onStart, resolve: resolve as (value: unknown) => void, reject };
+      queue.push(call);
+      if (signal) {
+        const abort = () => giveUp(call, abortReason(signal));
+        signal.addEventListener('abort', abort, { once: true });
+        const settled = () => signal.removeEventListener('abort', abort);
+        call.resolve = (value) => (settled(), resolve(value as T));
+        call.reject = (error) => (settled(), reject(error));
+      }
       dispatch();
     });
+  }
+
+  /**
+   * Fails a call before it ends on its own. Queued, it leaves the queue;
+   * running on a worker, the worker is ended and the next call gets a fresh
+   * one; running on the calling thread, it is marked, and its run stops at
+   * its next page.
+   */
+  function giveUp(call: QueuedCall, error: OmrError): void {
+    clearTimeout(call.timer);
+    const queued = queue.indexOf(call);
+    if (queued >= 0) queue.splice(queued, 1);
+    call.stopped = error;
+    const member = memberOf(call);
+    if (member?.interruptible) {
+      running.delete(member);
+      void Promise.resolve(member.terminate()).catch(() => {});
+      dispatch();
+    }
+    call.reject(error);
+  }
+
+  /**
+   * A page of `call` starts, and with it the page's time. A worker whose
+   * page runs out of time is ended there; the calling thread, which cannot
+   * be ended, has its page's time checked as the next page starts.
+   */
+  function startPage(call: QueuedCall): void {
+    clearTimeout(call.timer);
+    call.pageStart = Date.now();
+    if (!memberOf(call)?.interruptible || pageTimeoutMs > MAX_TIMER_MS) return;
+    call.timer = setTimeout(() => giveUp(call, pageTimedOut(pageTimeoutMs)), pageTimeoutMs);
+    // No reason for a script to keep running: the worker holds it while it works.
+    (call.timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Throws why a call must stop at this page boundary: it was given up, or its last page ran out of time. */
+  function checkBetweenPages(call: QueuedCall): void {
+    if (call.stopped) throw call.stopped;
+    if (call.pageStart !== undefined && Date.now() - call.pageStart > pageTimeoutMs) throw pageTimedOut(pageTimeoutMs);
+  }
+
+  function memberOf(call: QueuedCall): PoolMember | undefined {
+    for (const [member, current] of running) if (current === call) return member;
+    return undefined;
   }
 
   function dispatch(): void {
@@ -97,9 +201,11 @@ export function createPool(size: number, spawn: () => PoolMember): RecognitionPo
     member.keepAlive?.(true);
     try {
       call.onStart?.();
-      call.resolve(await call.run(member.calls));
+      call.resolve(await call.run(member.calls, call));
     } catch (err) {
       call.reject(OmrError.from(err));
+    } finally {
+      clearTimeout(call.timer);
     }
     // A member that ended, or was ended by close(), while running the call is gone.
     if (running.get(member) !== call) return;
@@ -111,30 +217,51 @@ export function createPool(size: number, spawn: () => PoolMember): RecognitionPo
 
   return {
     recognize(request, events, options) {
-      return submit(
-        (calls) =>
-          calls.recognize(request, {
-            // Closing the pool also stops a run it cannot terminate (one on the calling thread) at its next page.
-            beforePage: async (page) => {
-              if (closed) throw poolClosed();
-              await events?.beforePage?.(page);
-            },
-            onStage: (page, stage) => events?.onStage?.(page, stage),
-          }),
-        options,
-      );
+      return submit(async (calls, call) => {
+        // Opening the files counts as the first page's time, starting a fresh worker does not; each page then has its own.
+        await memberOf(call)?.ready?.catch(() => undefined);
+        if (call.stopped) throw call.stopped;
+        startPage(call);
+        return calls.recognize(request, {
+          // Closing the pool also stops a run it cannot terminate (one on the calling thread) at its next page.
+          beforePage: async (page) => {
+            if (closed) throw poolClosed();
+            checkBetweenPages(call);
+            await events?.beforePage?.(page);
+            if (call.stopped) throw call.stopped;
+            startPage(call);
+          },
+          onStage: (page, stage) => events?.onStage?.(page, stage),
+        });
+      }, options);
     },
     countPages: (file, options) => submit((calls) => calls.countPages(file), options),
     renderPage: (files, page, maxSide, options) => submit((calls) => calls.renderPage(files, page, maxSide), options),
+    abortsAtOnce: true,
     async close() {
       closed = true;
       for (const call of queue.splice(0)) call.reject(poolClosed());
-      for (const call of running.values()) call.reject(poolClosed());
+      for (const call of running.values()) {
+        clearTimeout(call.timer);
+        call.reject(poolClosed());
+      }
       const members = [...idle.splice(0), ...running.keys()];
       running.clear();
       await Promise.all(members.map((member) => member.terminate()));
     },
   };
+}
+
+/** Why an aborted call failed: the signal's reason when it is an `OmrError` (a job's cancel), else `ABORTED`. */
+function abortReason(signal: AbortSignal): OmrError {
+  return signal.reason instanceof OmrError ? signal.reason : new OmrError('ABORTED', 'The recognition call was aborted before it finished.');
+}
+
+function pageTimedOut(budgetMs: number): OmrError {
+  return new OmrError(
+    'ENGINE_TIMEOUT',
+    `A page took longer than the ${budgetMs / 1000} s a page may take (pageTimeoutMs), and its recognition was stopped. Check the page is a score of a usual size, or raise the page budget.`,
+  );
 }
 
 function poolClosed(): OmrError {

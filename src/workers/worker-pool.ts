@@ -17,18 +17,19 @@ import { env } from '../env.js';
 import type { InputFile } from '../input/decode-pages.js';
 import { installOmrErrorTransfer } from './error-transfer.js';
 import { spawnNodeWorker } from './node-worker.js';
-import { createPool, type PoolMember, type RecognitionPool } from './pool.js';
+import { createPool, type PoolMember, type PoolOptions, type RecognitionPool } from './pool.js';
 import type { RecognitionApi } from './recognition-api.js';
 import { webWorkerHandle } from './web-worker.js';
 import type { WorkerHandle } from './worker-handle.js';
 
-export type { CallOptions, RecognitionPool } from './pool.js';
+export { DEFAULT_PAGE_TIMEOUT_MS } from './pool.js';
+export type { CallOptions, PoolOptions, RecognitionPool } from './pool.js';
 export type { RecognitionEvents, RecognitionOutcome, RecognitionRequest } from './recognition-api.js';
 export type { WorkerHandle } from './worker-handle.js';
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
-export interface RecognitionPoolOptions {
+export interface RecognitionPoolOptions extends PoolOptions {
   /** Most workers running at once; default {@link defaultPoolSize}. */
   size?: number;
   /** Starts a worker; default {@link spawnRecognitionWorker}. */
@@ -38,7 +39,7 @@ export interface RecognitionPoolOptions {
 export function createRecognitionPool(options: RecognitionPoolOptions = {}): RecognitionPool {
   installOmrErrorTransfer();
   const spawn = options.spawn ?? spawnRecognitionWorker;
-  return createPool(options.size ?? defaultPoolSize(), () => workerMember(spawn()));
+  return createPool(options.size ?? defaultPoolSize(), () => workerMember(spawn()), options);
 }
 
 /**
@@ -84,6 +85,8 @@ function workerMember(handle: WorkerHandle): PoolMember {
     },
     onEnd: (listener) => handle.onEnd(listener),
     terminate: () => handle.terminate(),
+    ready: configured,
+    interruptible: true,
     ...(handle.keepAlive ? { keepAlive: (alive: boolean) => handle.keepAlive!(alive) } : {}),
   };
 }

@@ -536,7 +536,7 @@ describe('a returning user, on a 390 × 844 phone', () => {
     await expectNoSidewaysScroll(page);
     await shot(page, '16-phone-running-job');
     await row.locator('button.cancel').click();
-    // Asked while a page is read, the job stops when that page ends.
+    // Asked while a page is read, the job stops at once: the worker reading it is ended.
     await page.waitForSelector(`#jobs tr[data-job-id="${jobId}"][data-status="canceled"]`, { timeout: 120_000 });
     const job = await page.evaluate((id) => (window as unknown as { scoresightDemo: { client: { getJob(id: string): Promise<{ status: string }> } } }).scoresightDemo.client.getJob(id), jobId);
     expect(job.status).toBe('canceled');
@@ -545,6 +545,27 @@ describe('a returning user, on a 390 × 844 phone', () => {
     await expectNoSidewaysScroll(page);
     await shot(page, '17-phone-job-canceled');
     expect(problems).toEqual([]);
+  });
+
+  it("answers a cancel while a page is read with the canceled job, by ending the page's Web Worker; the next job runs on a fresh one", { timeout: 180_000 }, async () => {
+    const outcome = await page.evaluate(async (bytes) => {
+      type Job = { id: string; status: string; progress?: { key: string } };
+      const { client } = (window as unknown as { scoresightDemo: { client: { createJob(body: object): Promise<Job>; getJob(id: string, o?: object): Promise<Job>; cancelJob(id: string): Promise<Job> } } }).scoresightDemo;
+      const files = [{ file: new Uint8Array(bytes), filename: 'read.pdf' }];
+      const job = await client.createJob({ output: 'musicxml', files, autoStart: true });
+      let seen = await client.getJob(job.id);
+      while (seen.status === 'processing' && !['OMR_DETECTING_STAVES', 'OMR_READING_NOTES'].includes(seen.progress?.key ?? '')) seen = await client.getJob(job.id, { wait: 1 });
+      const canceled = await client.cancelJob(job.id).then(
+        (j) => j.status,
+        (err: { code?: string }) => err.code,
+      );
+      let next = await client.createJob({ output: 'musicxml', files, autoStart: true });
+      while (next.status === 'processing') next = await client.getJob(next.id, { wait: 5 });
+      return { keyAtCancel: seen.progress?.key, canceled, next: next.status };
+    }, [...pdf]);
+    expect(outcome).toEqual({ keyAtCancel: expect.stringMatching(/^OMR_(DETECTING_STAVES|READING_NOTES)$/), canceled: 'canceled', next: 'done' });
+    // What the ended worker was still loading is aborted with it: no problem of the page's.
+    expect(problems.filter((problem) => !/^request failed: .* \(net::ERR_ABORTED\)$/.test(problem))).toEqual([]);
   });
 });
 

@@ -101,6 +101,18 @@ describe('TIFF: limits and refusals', () => {
     expect((await errorOf(() => openTiff(bilevel, { limits: { maxPixels: 160 * 96 - 1 } }).decodePage(0))).code).toBe('FILE_TOO_LARGE');
   });
 
+  it('refuses a page whose pixels are too large to hold, though their count passes, before allocating them', async () => {
+    // 64 megapixels (the most accepted) of sixteen 16-bit samples in one strip: 2 GB of samples, from a file of 2 KB.
+    let bomb: Uint8Array = grayColour;
+    for (const [tag, value] of [[256, 8000], [257, 8000], [277, 16], [258, 16], [278, 8000]] as const) bomb = withTag(bomb, 0, tag, value);
+    const err = await errorOf(() => openTiff(bomb, { filename: 'bomb.tif' }).decodePage(0));
+    expect(err.code).toBe('FILE_TOO_LARGE');
+    expect(err.message).toBe('"bomb.tif" is too large: 8000×8000 pixels at 33 bytes a pixel need 2014.2 MiB to decode, and at most 512 MiB is accepted (the decoding memory limit).');
+    // The bound counts the samples as stored and the raster made of them: 2 bytes a pixel for 8-bit gray.
+    expect(openTiff(grayColour, { limits: { maxBytes: 160 * 96 * 2 } }).decodePage(0).width).toBe(160);
+    expect((await errorOf(() => openTiff(grayColour, { limits: { maxBytes: 160 * 96 * 2 - 1 } }).decodePage(0))).code).toBe('FILE_TOO_LARGE');
+  });
+
   it('refuses what it cannot decode by name', async () => {
     const jpeg2000 = await errorOf(() => openTiff(withTag(bilevel, 0, 259, 34712), { filename: 'a.tif' }).decodePage(0));
     expect(jpeg2000.code).toBe('UNSUPPORTED_FILE_TYPE');

@@ -161,8 +161,8 @@ describe('errors of the table', () => {
     const state = reading();
     expect(isRecognizing(state.job)).toBe(true);
     rejects(state, { type: 'cancel' }, 'OMR_JOB_NOT_CANCELLABLE', 409);
-    // The pipeline stops at the next page boundary for the cancel it refused: then the job is canceled.
-    expect(run(state, { type: 'cancel', betweenPages: true })).toMatchObject({ job: { status: 'canceled' }, charged: 0 });
+    // The pipeline stops for the cancel it refused (at the next page, or by ending its worker): then the job is canceled.
+    expect(run(state, { type: 'cancel', runStopped: true })).toMatchObject({ job: { status: 'canceled' }, charged: 0 });
     const assembling = run(queued(), { type: 'progress', progress: { percent: 90, text: 'Assembling', key: 'OMR_ASSEMBLING' } });
     expect(run(assembling, { type: 'cancel' }).job.status).toBe('canceled');
   });

@@ -67,7 +67,10 @@ describe('scoresight serve', () => {
     writeFileSync(bad, JSON.stringify([{ token: 'x', account: 'a', scopes: [] }]));
     expect((await runCli('serve', '--port', '0', '--tokens', bad)).stderr).toMatch(/entry 0: token/);
     expect((await runCli('serve', '--port', 'http')).code).toBe(2);
+    const timeout = await runCli('serve', '--port', '0', '--page-timeout', '0');
+    expect([timeout.code, timeout.stderr]).toEqual([2, '--page-timeout takes a number of seconds above 0, not "0".\n']);
     expect((await runCli('serve', 'extra.pdf')).code).toBe(2);
     expect((await runCli('--help')).stdout).toContain('scoresight serve [--port 8080]');
+    expect((await runCli('--help')).stdout).toContain('[--page-timeout 120]');
   });
 });

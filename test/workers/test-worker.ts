@@ -2,7 +2,9 @@
  * A recognition worker that misbehaves on request, for the pool's tests:
  * `countPages` of a file named `exit` ends the thread, `throw` throws outside
  * any call, `oom` fills the heap, `wait:N` answers 1 after N ms; any other
- * file is counted by the real service.
+ * file is counted by the real service. `recognize` of a file named `hang`
+ * starts its first page and never ends it; any other file is recognised by
+ * the real service.
  */
 import { expose } from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
@@ -31,6 +33,11 @@ const api: RecognitionApi = {
     }
     if (command === 'wait') return new Promise<number>((resolve) => setTimeout(() => resolve(1), Number(argument)));
     return service.countPages(file);
+  },
+  async recognize(request, events) {
+    if (request.files[0]?.filename !== 'hang') return service.recognize(request, events);
+    await events.beforePage(0);
+    return new Promise<never>(() => undefined);
   },
 };
 

@@ -12,6 +12,8 @@ import type { InputFile } from '../../src/input/decode-pages.js';
 import { RECOGNITION_MODEL_VERSION } from '../../src/recognize/recognize-score.js';
 import { placedNotes } from '../../src/score/timeline.js';
 import { createInProcessPool } from '../../src/workers/in-process.js';
+import { createPool, type PoolMember } from '../../src/workers/pool.js';
+import type { RecognitionOutcome } from '../../src/workers/recognition-api.js';
 import { spawnNodeWorker } from '../../src/workers/node-worker.js';
 import { createRecognitionPool, defaultPoolSize } from '../../src/workers/worker-pool.js';
 import { buildPdf } from '../support/pdf-build.js';
@@ -189,6 +191,141 @@ describe('the pool', () => {
       expect([error.code, error.status, error.message]).toEqual(['INTERNAL_ERROR', 503, 'The recognition pool was closed before this call finished.']);
     }
     expect(queuedStarted).toBe(false);
+  });
+
+  it('ends a worker whose page runs past the page budget with ENGINE_TIMEOUT, and serves the next call on a fresh one', async () => {
+    let spawned = 0;
+    const pool = createRecognitionPool({ size: 1, pageTimeoutMs: 200, spawn: () => (spawned++, spawnNodeWorker(testWorker)) });
+    try {
+      const timedOut = await rejection(pool.recognize({ files: [command('hang')] }));
+      expect([timedOut.code, timedOut.status]).toEqual(['ENGINE_TIMEOUT', 504]);
+      expect(timedOut.message).toMatch(/0\.2 s/);
+      expect(await pool.countPages(melodyPng)).toBe(1);
+      expect(spawned).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('ends the worker of a call whose signal aborts, with the reason given, and goes on with a fresh one', async () => {
+    let spawned = 0;
+    const pool = createRecognitionPool({ size: 1, spawn: () => (spawned++, spawnNodeWorker(testWorker)) });
+    try {
+      const controller = new AbortController();
+      let reached!: () => void;
+      const pageStarted = new Promise<void>((resolve) => (reached = resolve));
+      const hanging = rejection(pool.recognize({ files: [command('hang')] }, { beforePage: () => reached() }, { signal: controller.signal }));
+      const queuedController = new AbortController();
+      let queuedStarted = false;
+      const queued = rejection(pool.countPages(command('wait:10'), { signal: queuedController.signal, onStart: () => (queuedStarted = true) }));
+      await pageStarted;
+      const cancel = new OmrError('OMR_JOB_CANCELED', 'The job was canceled.');
+      queuedController.abort();
+      controller.abort(cancel);
+      expect((await hanging).toJSON()).toEqual(cancel.toJSON());
+      expect((await queued).code).toBe('ABORTED');
+      expect(queuedStarted).toBe(false);
+      expect(await pool.countPages(melodyPng)).toBe(1);
+      expect(spawned).toBe(2);
+      // A call aborted before it is made is not made.
+      expect((await rejection(pool.countPages(melodyPng, { signal: AbortSignal.abort() }))).code).toBe('ABORTED');
+      expect(spawned).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("does not count a fresh worker's start toward its first page's time", async () => {
+    // A worker that takes 300 ms to start, then reads its one page at once, under a 100 ms budget.
+    const started = new Promise((resolve) => setTimeout(resolve, 300));
+    let ended = 0;
+    const slowStart: PoolMember = {
+      calls: {
+        async recognize(_request, events) {
+          await started;
+          await events.beforePage(0);
+          return { pageCount: 1 } as RecognitionOutcome;
+        },
+        countPages: async () => 1,
+        renderPage: async () => new Uint8Array(0),
+      },
+      ready: started,
+      onEnd: () => undefined,
+      terminate: () => void ended++,
+      interruptible: true,
+    };
+    const pool = createPool(1, () => slowStart, { pageTimeoutMs: 100 });
+    try {
+      expect((await pool.recognize({ files: [command('quick')] })).pageCount).toBe(1);
+      expect(ended).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('checks the page budget between pages on the calling thread, which cannot be ended', async () => {
+    const slowPages = (pageMs: number): PoolMember => ({
+      calls: {
+        async recognize(_request, events) {
+          for (let page = 0; page < 3; page++) {
+            await events.beforePage(page);
+            await new Promise((resolve) => setTimeout(resolve, pageMs));
+          }
+          throw new Error('the run went past a page that ran out of time');
+        },
+        countPages: async () => 1,
+        renderPage: async () => new Uint8Array(0),
+      },
+      onEnd: () => undefined,
+      terminate: () => undefined,
+    });
+    const pages: number[] = [];
+    const pool = createPool(1, () => slowPages(150), { pageTimeoutMs: 50 });
+    try {
+      const timedOut = await rejection(pool.recognize({ files: [command('slow')] }, { beforePage: (page) => void pages.push(page) }));
+      expect(timedOut.code).toBe('ENGINE_TIMEOUT');
+      // The first page ran to its end; the second never started.
+      expect(pages).toEqual([0]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects an aborted call on the calling thread at once, and lets the thread go at its next page', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const pages: number[] = [];
+    const member: PoolMember = {
+      calls: {
+        async recognize(_request, events) {
+          await events.beforePage(0);
+          await held;
+          await events.beforePage(1);
+          throw new Error('the run went past its cancel');
+        },
+        countPages: async () => 1,
+        renderPage: async () => new Uint8Array(0),
+      },
+      onEnd: () => undefined,
+      terminate: () => undefined,
+    };
+    const pool = createPool(1, () => member);
+    try {
+      const controller = new AbortController();
+      const run = rejection(pool.recognize({ files: [command('held')] }, { beforePage: (page) => void pages.push(page) }, { signal: controller.signal }));
+      let nextStarted = false;
+      const next = pool.countPages(command('next'), { onStart: () => (nextStarted = true) });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      controller.abort();
+      expect((await run).code).toBe('ABORTED');
+      // The thread is still held by the page under way: the next call waits for it.
+      expect(nextStarted).toBe(false);
+      release();
+      expect(await next).toBe(1);
+      expect(pages).toEqual([0]);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('runs on the calling thread one call at a time when in-process, and closes the same way', async () => {
