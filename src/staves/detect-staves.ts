@@ -54,17 +54,21 @@ export function detectStaves(ink: BinaryImage, options: StaffDetectionOptions): 
   const segmentsByStrip: Segment[][] = [];
   let tablatureVotes = 0;
   let staffVotes = 0;
+  // A column counts for row y when it has ink within one row of y, so a line that climbs or falls by
+  // a pixel or two across the strip (residual skew, curl) still fills its row.
+  const near = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++) {
+    const up = y > 0 ? -width : 0;
+    const down = y < height - 1 ? width : 0;
+    for (let i = y * width, end = i + width; i < end; i++) near[i] = data[i]! | data[i + up]! | data[i + down]!;
+  }
   for (let s = 0; s < strips; s++) {
     const xa = s * stripWidth;
     const xb = Math.min(width, xa + stripWidth);
-    // A column counts for row y when it has ink within one row of y, so a line that climbs or falls by
-    // a pixel or two across the strip (residual skew, curl) still fills its row.
     const rows = new Float32Array(height);
     for (let y = 0; y < height; y++) {
       let n = 0;
-      const up = y > 0 ? -width : 0;
-      const down = y < height - 1 ? width : 0;
-      for (let x = xa, i = y * width + xa; x < xb; x++, i++) n += data[i]! | data[i + up]! | data[i + down]!;
+      for (let i = y * width + xa, end = y * width + xb; i < end; i++) n += near[i]!;
       rows[y] = n / (xb - xa);
     }
     const lines = lineCandidates(rows, LINE_FILL, options.lineRows ?? PLAIN_LINE_ROWS);
