@@ -6,6 +6,7 @@
  * The transform back to the decoded page is kept, so that every recognised
  * element can report its box in the pixels of the page the user gave.
  */
+import { OmrError } from '../errors.js';
 import { toGray, type GrayImage } from '../image/gray.js';
 import type { Raster } from '../image/raster.js';
 import { resizeArea } from '../image/raster.js';
@@ -39,7 +40,11 @@ export function preparePage(page: Raster): PreparedPage {
   let flat = flattenBackground(source, paper);
   let threshold = inkThreshold(flat);
   let sourceInk = binarize(flat, threshold);
-  const metrics = plausibleMetrics(measureStaffMetrics(sourceInk), flat);
+  const measured = measureStaffMetrics(sourceInk);
+  // Not one line of ink with paper below it: a blank page, or one of specks. Its "staff space" would
+  // be noise, and scaling by it could blow the page up sixteenfold before the staves are looked for.
+  if (measured.confidence === 0) throw new OmrError('NO_MUSIC_DETECTED', 'This page shows no lines at all, so no music staves were found. Check that it is a page of printed music, in focus and not cropped.');
+  const metrics = plausibleMetrics(measured, flat);
   if (unevenPaper(paper)) {
     // A photo: its shadows may have sharp edges the block estimate smears; the staff size now known
     // sizes the pixel-exact one.

@@ -53,6 +53,14 @@ function referenceScale(src: { width: number; height: number; data: Uint8Array }
 }
 
 describe('page preparation', () => {
+  it('refuses a blank page as holding no music before scaling it by a staff space it does not have', () => {
+    // Measured on a blank page, the staff space was noise (3 px): the page was blown up fourfold, to 256
+    // megapixels for an 8000 × 8000 scan, before the staves were looked for.
+    for (const paper of [255, 200]) {
+      expect(() => preparePage(blankPage(1200, 900, paper)), `paper ${paper}`).toThrow(expect.objectContaining({ code: 'NO_MUSIC_DETECTED' }));
+    }
+  });
+
   it('scales a page that needs no turning exactly as the general resampling does, enlarging or reducing', () => {
     // A page of staves with noise, so every sample's weights matter.
     const page = blankPage(300, 200);
