@@ -104,13 +104,16 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
   return false;
 }
 
+/** A tuplet mark makes a triplet only where the note nearest it stands within this many spaces of it across. */
+const TRIPLET_MARK_REACH = 6;
+
 /** Makes the group under a tuplet mark a triplet: the three items nearest the mark, of about one value. */
 function applyTriplet(items: TimedItem[], markX: number, space: number): void {
   const free = items.map((item, k) => ({ item, k })).filter(({ item }) => !item.tuplet && !item.grace);
   if (free.length < 3) return;
   let nearest = free[0]!;
   for (const f of free) if (Math.abs(f.item.x - markX) < Math.abs(nearest.item.x - markX)) nearest = f;
-  if (Math.abs(nearest.item.x - markX) > space * 6) return;
+  if (Math.abs(nearest.item.x - markX) > space * TRIPLET_MARK_REACH) return;
   const at = free.indexOf(nearest);
   const start = Math.max(0, Math.min(free.length - 3, at - 1));
   const group = free.slice(start, start + 3).map((f) => f.item);

@@ -42,6 +42,8 @@ export interface Curve {
 const MIN_CURVE_WIDTH = 0.8;
 /** The ends of two pieces of one arc meet within this many spaces across … */
 const JOIN_GAP = 0.7;
+/** … or overlap across by at most this many spaces … */
+const JOIN_OVERLAP = 0.3;
 /** … and this many spaces up or down. */
 const JOIN_RISE = 0.8;
 /**
@@ -54,8 +56,12 @@ const JOIN_RISE = 0.8;
 const CUSP_SLOPE = 0.15;
 /** … each measured over this many spaces of the piece next to the point. */
 const SLOPE_RUN = 1;
+/** A stretch with fewer class-map columns than this has no slope to tell. */
+const SLOPE_MIN_COLUMNS = 3;
 /** Text painted no thicker than this many spaces in any column is a line, perhaps part of a curve. */
 const THIN_TEXT = 0.5;
+/** Such a line joins the arcs it meets where it is at least this many spaces wide. */
+const THIN_TEXT_MIN_WIDTH = 1;
 /** An arc taller than this many spaces is something else (a brace, a bracket's end). */
 const MAX_CURVE_HEIGHT = 4;
 
@@ -78,7 +84,7 @@ export function readCurves(map: ClassMap, staves: readonly Staff[], space: numbe
   // The model paints the flat middle of a long tie under the staff as text at times: thin text lines join the arcs they meet.
   const thinText = classComponents(map, [CLASS_INDEX.text], 3)
     .map((c) => pieceOf(c, map.width, false))
-    .filter((p) => p.x1 - p.x0 >= space / MAP_SCALE && [...p.profile.values()].every(([top, bottom]) => bottom - top < (space / MAP_SCALE) * THIN_TEXT));
+    .filter((p) => p.x1 - p.x0 >= (space / MAP_SCALE) * THIN_TEXT_MIN_WIDTH && [...p.profile.values()].every(([top, bottom]) => bottom - top < (space / MAP_SCALE) * THIN_TEXT));
   const pieces = [...arcs.map((c) => pieceOf(c, map.width, true)), ...thinText];
   const curves: Curve[] = [];
   for (const piece of joinPieces(pieces, space / MAP_SCALE)) {
@@ -112,7 +118,7 @@ function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
   for (const piece of sorted) {
     const host = joined.find((j) => {
       const gap = piece.x0 - j.x1;
-      if (gap > space * JOIN_GAP || gap < -space * 0.3) return false;
+      if (gap > space * JOIN_GAP || gap < -space * JOIN_OVERLAP) return false;
       if (Math.abs(middle(j.profile.get(j.x1)) - middle(piece.profile.get(piece.x0))) > space * JOIN_RISE) return false;
       return !cusp(slopeAt(j, 'end', space), slopeAt(piece, 'start', space), pieceBow(j) + pieceBow(piece));
     });
@@ -134,7 +140,7 @@ function slopeAt(piece: Piece, which: 'start' | 'end', space: number): number {
   const edge = which === 'start' ? piece.x0 : piece.x1;
   const inner = which === 'start' ? edge + space * SLOPE_RUN : edge - space * SLOPE_RUN;
   const cols = [...piece.profile.keys()].filter((c) => (c - edge) * (c - inner) <= 0);
-  if (cols.length < 3) return 0;
+  if (cols.length < SLOPE_MIN_COLUMNS) return 0;
   const mx = cols.reduce((a, c) => a + c, 0) / cols.length;
   const my = cols.reduce((a, c) => a + middle(piece.profile.get(c)), 0) / cols.length;
   let sxy = 0;

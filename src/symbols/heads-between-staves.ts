@@ -19,6 +19,25 @@ interface Dot {
   staff: number;
 }
 
+/** The middle line's staff position (half spaces down from the top line): a head moves only from the half of its own staff that faces the other. */
+const MIDDLE_LINE = 4;
+/** A head moves up to the staff above only from no lower than this staff position of that staff … */
+const LOWEST_UNDER_STAFF_ABOVE = 16;
+/** … and down to the staff below only from no higher than this one of it. */
+const HIGHEST_OVER_STAFF_BELOW = -8;
+/** Staves are close where the gap between them is at most this many spaces. */
+const CLOSE_STAVES_GAP = 3;
+/** An accidental moves with its head where its right edge stands from this many spaces inside the head's left edge … */
+const ACCIDENTAL_INSIDE_HEAD = 0.3;
+/** … to under this many spaces before it … */
+const ACCIDENTAL_BEFORE_HEAD = 3;
+/** … its centre within this many spaces of the head's centre up or down. */
+const ACCIDENTAL_LEVEL = 1;
+/** A dot moves with its head where it stands less than this many spaces right of it … */
+const DOT_AFTER_HEAD = 2;
+/** … within this many spaces of the head's centre up or down. */
+const DOT_LEVEL = 0.8;
+
 /**
  * `onLedgers` tells whether a head, placed on a staff, has the ledger lines its position there needs:
  * a second voice's head inside its own staff, stem rising into the staff above, would need three.
@@ -39,29 +58,36 @@ export function headsFollowStems<D extends Dot>(heads: Head[], stems: readonly S
     // middle (the unusual way: a second voice's, or a crowded page's notes run into their neighbour).
     const below = position > 8;
     const rises = far === stem.y0;
-    if ((position >= 0 && position <= 8) || below !== rises || (below ? position > 16 || head.position >= 4 : position < -8 || head.position <= 4)) return;
+    if ((position >= 0 && position <= 8) || below !== rises || (below ? position > LOWEST_UNDER_STAFF_ABOVE || head.position >= MIDDLE_LINE : position < HIGHEST_OVER_STAFF_BELOW || head.position <= MIDDLE_LINE)) return;
     // Only between close staves: across a grand staff's wide gap a stem reaching the other staff is a cross-staff beam's.
     const from = head.staff;
     const gap = below ? positionY(staves[from]!, head.x, 0) - positionY(target, head.x, 8) : positionY(target, head.x, 0) - positionY(staves[from]!, head.x, 8);
-    if (gap > space * 3) return;
+    if (gap > space * CLOSE_STAVES_GAP) return;
     const moved = { ...head, staff: to, position };
     if (!onLedgers(moved)) return;
     heads[i] = moved;
     for (const [k, a] of accidentals.entries()) {
       const y = (a.y0 + a.y1) / 2;
-      if (a.staff === from && a.x1 <= head.x0 + space * 0.3 && a.x1 > head.x0 - space * 3 && Math.abs(y - head.y) < space) {
+      if (a.staff === from && a.x1 <= head.x0 + space * ACCIDENTAL_INSIDE_HEAD && a.x1 > head.x0 - space * ACCIDENTAL_BEFORE_HEAD && Math.abs(y - head.y) < space * ACCIDENTAL_LEVEL) {
         accidentals[k] = { ...a, staff: to, position: accidentalPosition(target, a, a.kind, space) };
       }
     }
     for (const [k, d] of dots.entries()) {
-      if (d.staff === from && d.x > head.x1 && d.x < head.x1 + space * 2 && Math.abs(d.y - head.y) < space * 0.8) dots[k] = { ...d, staff: to };
+      if (d.staff === from && d.x > head.x1 && d.x < head.x1 + space * DOT_AFTER_HEAD && Math.abs(d.y - head.y) < space * DOT_LEVEL) dots[k] = { ...d, staff: to };
     }
   });
 }
 
+/** A stem touches a head where it stands within this many spaces of the head's left or right edge … */
+const STEM_AT_EDGE = 0.4;
+/** … one of its ends within this many spaces of the head's centre up or down … */
+const STEM_END_AT_HEAD = 0.8;
+/** … and it is at least this many spaces long. */
+const STEM_MIN_LENGTH = 2.5;
+
 /** The stem stands at the head's left or right edge and starts at it. */
 function touches(stem: Stem, head: Head, space: number): boolean {
-  const atEdge = Math.abs(stem.x - head.x0) < space * 0.4 || Math.abs(stem.x - head.x1) < space * 0.4;
-  const startsHere = Math.abs(stem.y0 - head.y) < space * 0.8 || Math.abs(stem.y1 - head.y) < space * 0.8;
-  return atEdge && startsHere && stem.y1 - stem.y0 >= space * 2.5;
+  const atEdge = Math.abs(stem.x - head.x0) < space * STEM_AT_EDGE || Math.abs(stem.x - head.x1) < space * STEM_AT_EDGE;
+  const startsHere = Math.abs(stem.y0 - head.y) < space * STEM_END_AT_HEAD || Math.abs(stem.y1 - head.y) < space * STEM_END_AT_HEAD;
+  return atEdge && startsHere && stem.y1 - stem.y0 >= space * STEM_MIN_LENGTH;
 }

@@ -153,6 +153,64 @@ const CLEF_KIND: Partial<Record<SymbolClass, ClefKind>> = { clefG: 'G', clefF: '
 /** What readSymbols finds: every symbol but the marks around notes, which are only candidates until the mark model reads them. */
 export type SymbolsWithCandidates = Omit<PageSymbols, 'articulations'> & { markCandidates: MarkCandidate[] };
 
+/*
+ * What tells a symbol from a look-alike in readSymbols, in staff spaces unless said otherwise
+ * (staff positions are half spaces down from the top line).
+ */
+/** A notehead component covers at least this many square spaces; a smaller speck of head class is a piece of something else. */
+const HEAD_MIN_AREA = 0.3;
+/** A time-signature glyph taller than this many spaces holds no head inside its box … */
+const TIME_GLYPH_MIN_HEIGHT = 1.1;
+/** … nor within this many spaces above or below it. */
+const TIME_GLYPH_HEAD_MARGIN = 1;
+/** A stem is at least this many spaces long … */
+const STEM_MIN_LENGTH = 1.5;
+/** … or, where it ends in a beam, at least this many. */
+const BEAMED_STEM_MIN_LENGTH = 0.7;
+/** An eighth rest narrower than this many spaces … */
+const BREATH_MARK_MAX_WIDTH = 0.7;
+/** … whose bottom stands above this staff position is a breath mark. */
+const BREATH_MARK_LOWEST_POSITION = 1.5;
+/** A rest whose box a head's box covers by more than this share is part of the head. */
+const REST_ON_HEAD_SHARE = 0.25;
+/** An augmentation-dot component wider than this many spaces … */
+const DOT_MAX_WIDTH = 2.4;
+/** … or taller than this many is no dot. */
+const DOT_MAX_HEIGHT = 0.9;
+/** A dot shorter than this many spaces … */
+const DOT_ON_LINE_MAX_HEIGHT = 0.4;
+/** … within this many spaces of a line's height is a cut end of a ledger or staff line. */
+const DOT_ON_LINE_REACH = 0.2;
+/** Merged dots are split into one per this many spaces of their width. */
+const DOT_PITCH = 0.8;
+/** A double flat narrower than this many spaces is a single flat. */
+const DOUBLE_FLAT_MIN_WIDTH = 1.4;
+/** A sharp or natural shorter than this many spaces is a cautionary bracket or a speck. */
+const SHARP_NATURAL_MIN_HEIGHT = 2;
+/** A barline's stroke is at most this many spaces thick … */
+const BARLINE_MAX_THICKNESS = 1.2;
+/** … its box at most this many spaces wide, plus {@link BARLINE_WIDTH_PER_HEIGHT} of its height … */
+const BARLINE_MAX_WIDTH = 1.2;
+const BARLINE_WIDTH_PER_HEIGHT = 0.2;
+/** … and it leans at most this much across per unit of height. */
+const BARLINE_MAX_LEAN = 0.2;
+/** A stem whose top stands between these staff positions … */
+const STAFF_STEM_TOP_FROM = -0.6;
+const STAFF_STEM_TOP_TO = 0.6;
+/** … and its bottom between these, is a barline … */
+const STAFF_STEM_BOTTOM_FROM = 7.4;
+const STAFF_STEM_BOTTOM_TO = 8.6;
+/** … unless a head stands within this many spaces of it across … */
+const STAFF_STEM_HEAD_ACROSS = 0.5;
+/** … and along it or within this many spaces beyond its ends. */
+const STAFF_STEM_HEAD_BEYOND = 1;
+/** A barline read from a stem keeps this share of the stem's confidence. */
+const BARLINE_FROM_STEM_CONFIDENCE = 0.8;
+/** A brace is taller than this many spaces … */
+const BRACE_MIN_HEIGHT = 6;
+/** … and its box wider than this many (a bracket's straight bar is narrower). */
+const BRACE_MIN_WIDTH = 0.85;
+
 export function readSymbols(map: ClassMap, staves: readonly Staff[], space: number): SymbolsWithCandidates {
   repaintSteepBeams(map, space);
   const place = (c: Component): Placed | undefined => {
@@ -170,7 +228,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const time = placed(['timeDigit', 'timeCommon'], (c, p) => ({ ...p, common: nameOf(c.cls) === 'timeCommon' }), 4);
   // A head covers a space square or so (a cue head half that); a speck of head class under a third of
   // it is a piece of something else (a steep beam's edge, where a stem meets it).
-  const headComponents = placed(['noteheadBlack', 'noteheadHalf', 'noteheadWhole'], (c, p) => ({ c, p }), Math.round(0.3 * (space / MAP_SCALE) ** 2));
+  const headComponents = placed(['noteheadBlack', 'noteheadHalf', 'noteheadWhole'], (c, p) => ({ c, p }), Math.round(HEAD_MIN_AREA * (space / MAP_SCALE) ** 2));
   const headWidth = nominalHeadWidth(headComponents.map((h) => h.c), space);
   const heads = joinWholeHalves(headComponents
     .filter(({ c }) => solid(c, space))
@@ -178,14 +236,14 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     .filter((h) => onLedgers(h, map, space) && !amidText(h, map, space))
     // The model sometimes calls the bowl of a common-time C a whole note: no head stands inside a time
     // signature (a glyph of its size: a speck called a digit may be a piece of the head).
-    .filter((h) => !time.some((t) => t.staff === h.staff && t.y1 - t.y0 > space * 1.1 && h.x > t.x0 && h.x < t.x1 && h.y > t.y0 - space && h.y < t.y1 + space));
+    .filter((h) => !time.some((t) => t.staff === h.staff && t.y1 - t.y0 > space * TIME_GLYPH_MIN_HEIGHT && h.x > t.x0 && h.x < t.x1 && h.y > t.y0 - space * TIME_GLYPH_HEAD_MARGIN && h.y < t.y1 + space * TIME_GLYPH_HEAD_MARGIN));
   unisonHeadsFullSize(heads, space);
   const headDots = dotsReadAsHeads(heads, space);
 
   // A stem is a space and a half long at the least; shorter where a steep beam comes down close to its
   // head, and then it ends in the beam.
   const stems = joinStems(placed(['stem'], (c, p) => stemOf(c, p, map.width, space), 1), space).filter(
-    (st) => st.y1 - st.y0 >= space * 1.5 || (st.y1 - st.y0 >= space * 0.7 && endsInBeam(st, map)),
+    (st) => st.y1 - st.y0 >= space * STEM_MIN_LENGTH || (st.y1 - st.y0 >= space * BEAMED_STEM_MIN_LENGTH && endsInBeam(st, map)),
   );
   const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
   // Quarter and shorter rests stand two or more spaces tall; a breath mark or a tick above the staff
@@ -195,26 +253,26 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     if ((MIN_REST_HEIGHT[kind] ?? 0) * space > c.y1 - c.y0) return undefined;
     // A breath mark (a comma over the staff) is as tall as an eighth rest but half as wide, and stands
     // above the staff, reaching no more than a little past the top line.
-    if (kind === 'eighth' && c.x1 - c.x0 < space * 0.7 && staffPosition(staves[p.staff]!, (c.x0 + c.x1) / 2, c.y1) < 1.5) return undefined;
+    if (kind === 'eighth' && c.x1 - c.x0 < space * BREATH_MARK_MAX_WIDTH && staffPosition(staves[p.staff]!, (c.x0 + c.x1) / 2, c.y1) < BREATH_MARK_LOWEST_POSITION) return undefined;
     return { ...p, kind };
-  }, 4).filter((r) => !heads.some((h) => h.staff === r.staff && overlapShare(r, h) > 0.25));
+  }, 4).filter((r) => !heads.some((h) => h.staff === r.staff && overlapShare(r, h) > REST_ON_HEAD_SHARE));
   // Two dots of a double-dotted note can merge at class-map resolution: a wide, flat blob is split.
   const dots = placed(['augmentationDot'], (c, p) => {
     const w = c.x1 - c.x0;
-    if (w > space * 2.4 || c.y1 - c.y0 > space * 0.9) return undefined;
+    if (w > space * DOT_MAX_WIDTH || c.y1 - c.y0 > space * DOT_MAX_HEIGHT) return undefined;
     // Augmentation dots sit in spaces; a speck on a line is a cut end of a ledger line or a staff line.
     const position = staffPosition(staves[p.staff]!, (c.x0 + c.x1) / 2, (c.y0 + c.y1) / 2);
-    if (c.y1 - c.y0 < space * 0.4 && Math.abs(position / 2 - Math.round(position / 2)) < 0.2) return undefined;
-    const n = Math.max(1, Math.round(w / (space * 0.8)));
+    if (c.y1 - c.y0 < space * DOT_ON_LINE_MAX_HEIGHT && Math.abs(position / 2 - Math.round(position / 2)) < DOT_ON_LINE_REACH) return undefined;
+    const n = Math.max(1, Math.round(w / (space * DOT_PITCH)));
     return Array.from({ length: n }, (_, k) => ({ ...p, x: c.x0 + ((k + 0.5) * w) / n, y: (c.y0 + c.y1) / 2 }));
   }, 1).flat().concat(headDots);
   const accidentals = placed(['sharp', 'flat', 'natural', 'doubleSharp', 'doubleFlat'], (c, p) => {
     let kind = ACCIDENTAL_KIND[nameOf(c.cls)]!;
     // A double flat is two flats wide; on a blurred small staff the model calls a single flat one.
-    if (kind === 'flat-flat' && c.x1 - c.x0 < space * 1.4) kind = 'flat';
+    if (kind === 'flat-flat' && c.x1 - c.x0 < space * DOUBLE_FLAT_MIN_WIDTH) kind = 'flat';
     // A sharp or a natural stands near three spaces tall; a shorter one is a bracket of a cautionary
     // accidental, "(♭)", or a speck.
-    if ((kind === 'natural' || kind === 'sharp') && c.y1 - c.y0 < space * 2) return undefined;
+    if ((kind === 'natural' || kind === 'sharp') && c.y1 - c.y0 < space * SHARP_NATURAL_MIN_HEIGHT) return undefined;
     // Key-signature accidentals stand close enough to merge into one component: split them into columns.
     const width = ACCIDENTAL_WIDTH[kind] * space;
     const n = kind === 'sharp' ? sharpCount(c, map, space, width) : Math.max(1, Math.round((c.x1 - c.x0) / width));
@@ -233,7 +291,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     // tall, so its box grows wide: the stroke's own width and its lean are what tell.
     const thickness = strokeWidth(c, map);
     const lean = (c.x1 - c.x0 - thickness) / (c.y1 - c.y0);
-    if (thickness > space * 1.2 || c.x1 - c.x0 > space * 1.2 + (c.y1 - c.y0) * 0.2 || lean > 0.2) return [];
+    if (thickness > space * BARLINE_MAX_THICKNESS || c.x1 - c.x0 > space * BARLINE_MAX_WIDTH + (c.y1 - c.y0) * BARLINE_WIDTH_PER_HEIGHT || lean > BARLINE_MAX_LEAN) return [];
     return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x: (c.x0 + c.x1) / 2, thickness, confidence: c.confidence, staves: covered }];
   });
   barlines.push(...pieceTogetherBarlines(barlineParts, barlines, staves, map, space));
@@ -248,16 +306,16 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     const staff = staves[stem.staff]!;
     const top = staffPosition(staff, stem.x, stem.y0);
     const bottom = staffPosition(staff, stem.x, stem.y1);
-    if (top < -0.6 || top > 0.6 || bottom < 7.4 || bottom > 8.6) return false;
-    return !heads.some((h) => h.staff === stem.staff && stem.x > h.x0 - space * 0.5 && stem.x < h.x1 + space * 0.5 && h.y > stem.y0 - space && h.y < stem.y1 + space);
+    if (top < STAFF_STEM_TOP_FROM || top > STAFF_STEM_TOP_TO || bottom < STAFF_STEM_BOTTOM_FROM || bottom > STAFF_STEM_BOTTOM_TO) return false;
+    return !heads.some((h) => h.staff === stem.staff && stem.x > h.x0 - space * STAFF_STEM_HEAD_ACROSS && stem.x < h.x1 + space * STAFF_STEM_HEAD_ACROSS && h.y > stem.y0 - space * STAFF_STEM_HEAD_BEYOND && h.y < stem.y1 + space * STAFF_STEM_HEAD_BEYOND);
   });
   for (const stem of headless) {
     stems.splice(stems.indexOf(stem), 1);
-    barlines.push({ x0: stem.x0, y0: stem.y0, x1: stem.x1, y1: stem.y1, x: stem.x, thickness: Math.max(2, stem.x1 - stem.x0), confidence: stem.confidence * 0.8, staves: [stem.staff] });
+    barlines.push({ x0: stem.x0, y0: stem.y0, x1: stem.x1, y1: stem.y1, x: stem.x, thickness: Math.max(2, stem.x1 - stem.x0), confidence: stem.confidence * BARLINE_FROM_STEM_CONFIDENCE, staves: [stem.staff] });
   }
   // A brace curves, so its box is about a space wide or more; a stretch of a bracket's straight bar is narrower.
   const braces = joinBraceParts(classComponents(map, idx(['braceBracket']), 10), space).filter(
-    (c) => c.y1 - c.y0 > space * 6 && c.x1 - c.x0 > space * 0.85 && isBrace(c, map, space),
+    (c) => c.y1 - c.y0 > space * BRACE_MIN_HEIGHT && c.x1 - c.x0 > space * BRACE_MIN_WIDTH && isBrace(c, map, space),
   );
   // The stroke through a cut-time C stands the height of the staff's middle: it is not a barline.
   const cutStrokes = time.filter((t) => t.common);
@@ -268,6 +326,11 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, braces, map };
 }
 
+/** Brace parts one above the other join across a gap of less than this many spaces … */
+const BRACE_PART_GAP = 3;
+/** … where their boxes overlap across or come within this many spaces of overlapping. */
+const BRACE_PART_ACROSS = 0.5;
+
 /**
  * A brace on a photo or a scan falls apart where its stroke is thinnest, or
  * the model calls a stretch of it something else: parts one above the other,
@@ -276,7 +339,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
 function joinBraceParts(parts: readonly Component[], space: number): Component[] {
   const joined: Component[] = [];
   for (const part of [...parts].sort((a, b) => a.y0 - b.y0)) {
-    const above = joined.find((j) => part.y0 - j.y1 < space * 3 && part.x0 < j.x1 + space * 0.5 && part.x1 > j.x0 - space * 0.5);
+    const above = joined.find((j) => part.y0 - j.y1 < space * BRACE_PART_GAP && part.x0 < j.x1 + space * BRACE_PART_ACROSS && part.x1 > j.x0 - space * BRACE_PART_ACROSS);
     if (!above) {
       joined.push({ ...part, counts: new Map(part.counts) });
       continue;
@@ -295,6 +358,15 @@ function joinBraceParts(parts: readonly Component[], space: number): Component[]
   return joined;
 }
 
+/** A brace's stroke is followed over its rows from this share of its height … */
+const BRACE_INNER_FROM = 0.15;
+/** … to this share (its hooked ends left out) … */
+const BRACE_INNER_TO = 0.85;
+/** … which must be at least this many class-map rows … */
+const BRACE_MIN_INNER_ROWS = 4;
+/** … and its middle wanders across by more than this many spaces. */
+const BRACE_MIN_WANDER = 0.35;
+
 /**
  * A brace curves: the middle of its stroke wanders left and right along its
  * height, while a bracket is a straight bar with hooks only at its ends.
@@ -308,10 +380,19 @@ function isBrace(c: Component, map: ClassMap, space: number): boolean {
     sum.set(y, [s + x, n + 1]);
   }
   const rows = [...sum.keys()].sort((a, b) => a - b);
-  const inner = rows.slice(Math.floor(rows.length * 0.15), Math.ceil(rows.length * 0.85)).map((y) => (sum.get(y)![0] / sum.get(y)![1]) * MAP_SCALE);
-  if (inner.length < 4) return false;
-  return Math.max(...inner) - Math.min(...inner) > space * 0.35;
+  const inner = rows.slice(Math.floor(rows.length * BRACE_INNER_FROM), Math.ceil(rows.length * BRACE_INNER_TO)).map((y) => (sum.get(y)![0] / sum.get(y)![1]) * MAP_SCALE);
+  if (inner.length < BRACE_MIN_INNER_ROWS) return false;
+  return Math.max(...inner) - Math.min(...inner) > space * BRACE_MIN_WANDER;
 }
+
+/** A stem component at most this many spaces wide is a stem … */
+const STEM_MAX_WIDTH = 0.8;
+/** … one up to this many wide is one where it is thin … */
+const BLURRED_STEM_MAX_WIDTH = 1.2;
+/** … (a row at most this many spaces wide) … */
+const THIN_STEM_ROW = 0.5;
+/** … on at least this share of its rows. */
+const THIN_STEM_ROWS_SHARE = 0.75;
 
 /**
  * A stem component as a stem: narrow, or on a blurred photo a little wider where it meets its heads,
@@ -320,8 +401,8 @@ function isBrace(c: Component, map: ClassMap, space: number): boolean {
  * where its pixels are.
  */
 function stemOf(c: Component, p: Placed, width: number, space: number): Stem | undefined {
-  if (c.x1 - c.x0 <= space * 0.8) return { ...p, x: (c.x0 + c.x1) / 2 };
-  if (c.x1 - c.x0 > space * 1.2) return undefined;
+  if (c.x1 - c.x0 <= space * STEM_MAX_WIDTH) return { ...p, x: (c.x0 + c.x1) / 2 };
+  if (c.x1 - c.x0 > space * BLURRED_STEM_MAX_WIDTH) return undefined;
   const rows = new Map<number, [number, number]>();
   let sum = 0;
   for (const i of c.pixels) {
@@ -331,10 +412,15 @@ function stemOf(c: Component, p: Placed, width: number, space: number): Stem | u
     if (row) rows.set(i - x, [Math.min(row[0], x), Math.max(row[1], x)]);
     else rows.set(i - x, [x, x]);
   }
-  const thin = [...rows.values()].filter(([a, b]) => (b - a + 1) * MAP_SCALE <= space * 0.5).length;
-  if (thin < rows.size * 0.75) return undefined;
+  const thin = [...rows.values()].filter(([a, b]) => (b - a + 1) * MAP_SCALE <= space * THIN_STEM_ROW).length;
+  if (thin < rows.size * THIN_STEM_ROWS_SHARE) return undefined;
   return { ...p, x: (sum / c.pixels.length + 0.5) * MAP_SCALE };
 }
+
+/** Stem pieces within this many spaces of each other across … */
+const STEM_PIECE_ACROSS = 0.3;
+/** … and at most this many apart up or down are one stem. */
+const STEM_PIECE_GAP = 1.4;
 
 /**
  * A chord's stem runs through its heads, whose pixels cut it into pieces;
@@ -346,7 +432,7 @@ function joinStems(pieces: readonly Stem[], space: number): Stem[] {
   const sorted = [...pieces].sort((a, b) => a.y0 - b.y0);
   const stems: Stem[] = [];
   for (const piece of sorted) {
-    const same = stems.find((s) => Math.abs(s.x - piece.x) <= space * 0.3 && piece.y0 - s.y1 <= space * 1.4 && s.y0 - piece.y1 <= space * 1.4);
+    const same = stems.find((s) => Math.abs(s.x - piece.x) <= space * STEM_PIECE_ACROSS && piece.y0 - s.y1 <= space * STEM_PIECE_GAP && s.y0 - piece.y1 <= space * STEM_PIECE_GAP);
     if (!same) {
       stems.push({ ...piece });
       continue;
@@ -367,13 +453,20 @@ function endsInBeam(stem: Stem, map: ClassMap): boolean {
   return rows.some((y) => [col - 1, col, col + 1].some((x) => x >= 0 && x < map.width && y >= 0 && y < map.height && map.data[y * map.width + x] === CLASS_INDEX.beam));
 }
 
+/** A component covers a staff only where its middle stands no further than this many spaces beyond the staff's ends … */
+const COVER_BEYOND_STAFF = 1;
+/** … its top at or above this staff position … */
+const COVER_TOP_POSITION = 1;
+/** … and its bottom at or below this one. */
+const COVER_BOTTOM_POSITION = 7;
+
 /** Does a vertical component run from (near) the top line to (near) the bottom line of the staff? */
 function coversStaff(c: Component, staff: Staff, space: number): boolean {
   const x = (c.x0 + c.x1) / 2;
-  if (x < staff.x0 - space || x > staff.x1 + space) return false;
+  if (x < staff.x0 - space * COVER_BEYOND_STAFF || x > staff.x1 + space * COVER_BEYOND_STAFF) return false;
   const top = staffPosition(staff, x, c.y0);
   const bottom = staffPosition(staff, x, c.y1);
-  return top <= 1 && bottom >= 7;
+  return top <= COVER_TOP_POSITION && bottom >= COVER_BOTTOM_POSITION;
 }
 
 /** A component cut into `n` equal columns, each boxed tightly around its own pixels. */
@@ -396,6 +489,9 @@ function fillBoxes(c: Component, map: ClassMap, columns: readonly { x0: number; 
   return boxes.filter((b) => b.y1 > b.y0);
 }
 
+/** Runs of tall columns less than this many spaces after the last flat's stem are still that stem. */
+const FLAT_STEM_MIN_GAP = 0.5;
+
 /**
  * Merged flats split where each one's stem stands. Flats of a key signature
  * touch, and their joined width says little of how many there are (the
@@ -409,7 +505,7 @@ function splitAtStems(c: Component, map: ClassMap, space: number): Box[] {
   // space apart); a flat reaches from its stem to the next flat's.
   const stems: number[] = [];
   tall.forEach((t, k) => {
-    if (t && !tall[k - 1] && (!stems.length || (k - stems[stems.length - 1]!) * MAP_SCALE >= space * 0.5)) stems.push(k);
+    if (t && !tall[k - 1] && (!stems.length || (k - stems[stems.length - 1]!) * MAP_SCALE >= space * FLAT_STEM_MIN_GAP)) stems.push(k);
   });
   if (stems.length <= 1) return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1 }];
   const cuts = [c.x0, ...stems.slice(1).map((k) => (x0 + k) * MAP_SCALE), c.x1];
@@ -436,12 +532,15 @@ function sharpCount(c: Component, map: ClassMap, space: number, width: number): 
   return Number.isInteger(byStrokes) && Math.abs(byStrokes - byWidth) === 1 ? byStrokes : byWidth;
 }
 
+/** A column holds an upright stroke where its longest run of pixels is at least this many spaces. */
+const UPRIGHT_STROKE_RUN = 1.9;
+
 /** For each class-map column of a component, whether it holds an upright stroke (a run of nearly two spaces). */
 function tallColumns(c: Component, map: ClassMap, space: number): boolean[] {
   const x0 = Math.floor(c.x0 / MAP_SCALE);
   const rows = Array.from({ length: Math.ceil(c.x1 / MAP_SCALE) - x0 }, () => [] as number[]);
   for (const i of c.pixels) rows[(i % map.width) - x0]?.push(Math.floor(i / map.width));
-  return rows.map((ys) => longestRun(ys) * MAP_SCALE >= space * 1.9);
+  return rows.map((ys) => longestRun(ys) * MAP_SCALE >= space * UPRIGHT_STROKE_RUN);
 }
 
 /** The longest run of consecutive values among sorted-or-not row indices. */
@@ -467,6 +566,11 @@ function strokeWidth(c: Component, map: ClassMap): number {
   return (widths[widths.length >> 1] ?? 1) * MAP_SCALE;
 }
 
+/** A head component at most this many spaces tall is kept as it is … */
+const SOLID_ANY_HEIGHT = 1.6;
+/** … a taller one only where its pixels cover at least this share of its box. */
+const SOLID_MIN_FILL = 0.4;
+
 /**
  * Noteheads are filled ovals (a hollow head is labelled whole): a component
  * that covers little of its box is a diagonal stroke — a steep beam or a
@@ -474,8 +578,15 @@ function strokeWidth(c: Component, map: ClassMap): number {
  */
 function solid(c: Component, space: number): boolean {
   const boxArea = ((c.x1 - c.x0) * (c.y1 - c.y0)) / (MAP_SCALE * MAP_SCALE);
-  return c.y1 - c.y0 <= space * 1.6 || c.area / boxArea >= 0.4;
+  return c.y1 - c.y0 <= space * SOLID_ANY_HEIGHT || c.area / boxArea >= SOLID_MIN_FILL;
 }
+
+/** A head at or above this staff position needs ledger lines seen … */
+const LEDGERS_NEEDED_ABOVE = -3;
+/** … and so does one at or below this one … */
+const LEDGERS_NEEDED_BELOW = 11;
+/** … looked for from this many spaces left of the head to as far right of it. */
+const LEDGER_SEARCH_ACROSS = 0.3;
 
 /**
  * A head more than a ledger line away from its staff needs ledger lines
@@ -483,13 +594,13 @@ function solid(c: Component, space: number): boolean {
  * some other text above the music, not a note of the staff.
  */
 function onLedgers(head: Head, map: ClassMap, space: number): boolean {
-  const beyond = head.position <= -3 ? -head.position : head.position >= 11 ? head.position - 8 : 0;
+  const beyond = head.position <= LEDGERS_NEEDED_ABOVE ? -head.position : head.position >= LEDGERS_NEEDED_BELOW ? head.position - 8 : 0;
   if (!beyond) return true;
   const ledger = CLASS_INDEX.ledgerLine;
   const ya = Math.floor(Math.min(head.y, head.position < 0 ? head.y + (beyond * space) / 2 : head.y - (beyond * space) / 2) / MAP_SCALE);
   const yb = Math.ceil(Math.max(head.y, head.position < 0 ? head.y + (beyond * space) / 2 : head.y - (beyond * space) / 2) / MAP_SCALE);
-  const xa = Math.max(0, Math.floor((head.x0 - space * 0.3) / MAP_SCALE));
-  const xb = Math.min(map.width - 1, Math.ceil((head.x1 + space * 0.3) / MAP_SCALE));
+  const xa = Math.max(0, Math.floor((head.x0 - space * LEDGER_SEARCH_ACROSS) / MAP_SCALE));
+  const xb = Math.min(map.width - 1, Math.ceil((head.x1 + space * LEDGER_SEARCH_ACROSS) / MAP_SCALE));
   const rows = new Set<number>();
   for (let y = Math.max(0, ya); y <= Math.min(map.height - 1, yb); y++) {
     for (let x = xa; x <= xb; x++) if (map.data[y * map.width + x] === ledger) rows.add(Math.round((y * MAP_SCALE) / space));
@@ -497,6 +608,11 @@ function onLedgers(head: Head, map: ClassMap, space: number): boolean {
   // Ledger lines a space apart: at least half of those needed must be seen.
   return rows.size >= Math.max(1, Math.floor(beyond / 2 / 2));
 }
+
+/** Text is looked for on a head's rows from this many spaces left of it to as far right … */
+const TEXT_SEARCH_ACROSS = 1.5;
+/** … and this many class-map pixels of it there say the head is a letter. */
+const TEXT_PIXELS_AMID = 10;
 
 /**
  * The o of a word ("e sotto voce" running over a staff) looks like a whole
@@ -506,22 +622,40 @@ function onLedgers(head: Head, map: ClassMap, space: number): boolean {
 function amidText(head: Head, map: ClassMap, space: number): boolean {
   const text = CLASS_INDEX.text;
   let count = 0;
-  const xa = Math.max(0, Math.floor((head.x0 - space * 1.5) / MAP_SCALE));
-  const xb = Math.min(map.width - 1, Math.ceil((head.x1 + space * 1.5) / MAP_SCALE));
+  const xa = Math.max(0, Math.floor((head.x0 - space * TEXT_SEARCH_ACROSS) / MAP_SCALE));
+  const xb = Math.min(map.width - 1, Math.ceil((head.x1 + space * TEXT_SEARCH_ACROSS) / MAP_SCALE));
   for (let y = Math.max(0, Math.floor(head.y0 / MAP_SCALE)); y <= Math.min(map.height - 1, Math.floor(head.y1 / MAP_SCALE)); y++) {
     for (let x = xa; x <= xb; x++) if (map.data[y * map.width + x] === text) count++;
   }
-  return count >= 10;
+  return count >= TEXT_PIXELS_AMID;
 }
+
+/** A head component at most this many spaces tall is one head tall … */
+const ONE_HEAD_MAX_HEIGHT = 1.5;
+/** … and this many of them at least give the page's head width … */
+const HEAD_WIDTH_MIN_SAMPLES = 3;
+/** … which is otherwise taken as this many spaces. */
+const DEFAULT_HEAD_WIDTH = 1.3;
 
 /** Typical width of a single notehead on this page, from components one head tall. */
 function nominalHeadWidth(components: readonly Component[], space: number): number {
   const widths = components
-    .filter((c) => c.y1 - c.y0 <= space * 1.5 && c.cls !== CLASS_INDEX.noteheadWhole)
+    .filter((c) => c.y1 - c.y0 <= space * ONE_HEAD_MAX_HEIGHT && c.cls !== CLASS_INDEX.noteheadWhole)
     .map((c) => c.x1 - c.x0)
     .sort((a, b) => a - b);
-  return widths.length >= 3 ? widths[widths.length >> 1]! : space * 1.3;
+  return widths.length >= HEAD_WIDTH_MIN_SAMPLES ? widths[widths.length >> 1]! : space * DEFAULT_HEAD_WIDTH;
 }
+
+/** A whole head is this many of the page's head widths wide. */
+const WHOLE_HEAD_WIDTHS = 1.35;
+/** A component wider than this many head widths is split into columns a head wide. */
+const SPLIT_MIN_WIDTHS = 1.6;
+/** A run of head pixels shorter than this many spaces is a sliver of a neighbouring column. */
+const HEAD_RUN_MIN_HEIGHT = 0.45;
+/** A run holds as many heads as its height in spaces less this, rounded: a tie, slur or blur adds less than three quarters of a space. */
+const HEAD_RUN_EXTRA = 0.25;
+/** A head narrower than this many head widths is small (cue or grace). */
+const SMALL_HEAD_WIDTHS = 0.8;
 
 /**
  * One notehead component may be several heads: a chord's heads a third apart
@@ -531,9 +665,9 @@ function nominalHeadWidth(components: readonly Component[], space: number): numb
  */
 function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space: number, headWidth: number): Head[] {
   const kind = HEAD_KIND[nameOf(c.cls)]!;
-  const unit = kind === 'whole' ? headWidth * 1.35 : headWidth;
+  const unit = kind === 'whole' ? headWidth * WHOLE_HEAD_WIDTHS : headWidth;
   const width = c.x1 - c.x0;
-  const columns = width > unit * 1.6 ? Math.max(2, Math.round(width / unit)) : 1;
+  const columns = width > unit * SPLIT_MIN_WIDTHS ? Math.max(2, Math.round(width / unit)) : 1;
   const heads: Head[] = [];
   for (let k = 0; k < columns; k++) {
     const cx0 = c.x0 + (k * width) / columns;
@@ -556,10 +690,10 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
       const bottom = (sorted[r - 1]! + 1) * MAP_SCALE;
       runStart = r;
       const tall = bottom - top;
-      if (tall < space * 0.45) continue; // a sliver of a neighbouring column
+      if (tall < space * HEAD_RUN_MIN_HEIGHT) continue; // a sliver of a neighbouring column
       // A chord of thirds stacks heads one space apart; a tie or slur touching one head, or a photo's blur,
       // adds less than three quarters of a space.
-      const count = Math.max(1, Math.round(tall / space - 0.25));
+      const count = Math.max(1, Math.round(tall / space - HEAD_RUN_EXTRA));
       const x = (cx0 + cx1) / 2;
       const used = new Set<number>();
       for (let n = 0; n < count; n++) {
@@ -567,12 +701,15 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
         const position = ledgerPosition(staffPosition(staff, x, y), map, cx0, cx1, y, space);
         if (used.has(position)) continue;
         used.add(position);
-        heads.push({ ...p, x0: cx0, x1: cx1, y0: y - space / 2, y1: y + space / 2, kind: own, x, y, position, small: cx1 - cx0 < unit * 0.8 });
+        heads.push({ ...p, x0: cx0, x1: cx1, y0: y - space / 2, y1: y + space / 2, kind: own, x, y, position, small: cx1 - cx0 < unit * SMALL_HEAD_WIDTHS });
       }
     }
   }
   return heads;
 }
+
+/** A column takes the other head kind where that kind has at least this many times the pixels of the component's kind. */
+const COLUMN_KIND_MAJORITY = 2;
 
 /**
  * The kind of one column of a split head component. A component takes the
@@ -586,10 +723,21 @@ function columnKind(kind: HeadKind, classes: ReadonlyMap<number, number>): HeadK
   if (kind === 'whole') return kind;
   const black = classes.get(CLASS_INDEX.noteheadBlack) ?? 0;
   const half = classes.get(CLASS_INDEX.noteheadHalf) ?? 0;
-  if (kind === 'black' && half >= 2 * black && half > 0) return 'half';
-  if (kind === 'half' && black >= 2 * half && black > 0) return 'black';
+  if (kind === 'black' && half >= COLUMN_KIND_MAJORITY * black && half > 0) return 'half';
+  if (kind === 'half' && black >= COLUMN_KIND_MAJORITY * half && black > 0) return 'black';
   return kind;
 }
+
+/** A "head" at most this many spaces wide may be a dot … */
+const DOT_AS_HEAD_MAX_WIDTH = 0.6;
+/** … where a hollow head wider than this many spaces stands at its position … */
+const DOT_HOLLOW_HEAD_MIN_WIDTH = 1;
+/** … with the dot starting from this many spaces inside that head's right edge … */
+const DOT_AFTER_HEAD_OVERLAP = 0.2;
+/** … to under this many spaces right of it. */
+const DOT_AFTER_HEAD_REACH = 0.8;
+/** The dot so found reaches this many spaces above and below the head's centre. */
+const DOT_AS_HEAD_HALF_HEIGHT = 0.25;
 
 /**
  * On a blurred small staff the dot after a whole or half note runs into the
@@ -601,14 +749,21 @@ function dotsReadAsHeads(heads: Head[], space: number): Mark[] {
   const dots: Mark[] = [];
   for (let i = heads.length - 1; i >= 0; i--) {
     const h = heads[i]!;
-    if (h.x1 - h.x0 > space * 0.6) continue;
-    const after = heads.some((o) => o !== h && o.kind !== 'black' && o.staff === h.staff && o.position === h.position && o.x1 - o.x0 > space && h.x0 - o.x1 > -space * 0.2 && h.x0 - o.x1 < space * 0.8);
+    if (h.x1 - h.x0 > space * DOT_AS_HEAD_MAX_WIDTH) continue;
+    const after = heads.some((o) => o !== h && o.kind !== 'black' && o.staff === h.staff && o.position === h.position && o.x1 - o.x0 > space * DOT_HOLLOW_HEAD_MIN_WIDTH && h.x0 - o.x1 > -space * DOT_AFTER_HEAD_OVERLAP && h.x0 - o.x1 < space * DOT_AFTER_HEAD_REACH);
     if (!after) continue;
     heads.splice(i, 1);
-    dots.push({ x0: h.x0, x1: h.x1, y0: h.y - space * 0.25, y1: h.y + space * 0.25, staff: h.staff, confidence: h.confidence, x: h.x, y: h.y });
+    dots.push({ x0: h.x0, x1: h.x1, y0: h.y - space * DOT_AS_HEAD_HALF_HEIGHT, y1: h.y + space * DOT_AS_HEAD_HALF_HEIGHT, staff: h.staff, confidence: h.confidence, x: h.x, y: h.y });
   }
   return dots;
 }
+
+/** An accidental narrower than this many spaces is a sliver; one at least this wide is whole. */
+const ACCIDENTAL_SLIVER_WIDTH = 0.6;
+/** A sliver is part of a whole one of another kind within this many staff positions … */
+const SLIVER_POSITION_REACH = 1;
+/** … and this many spaces across (or overlapping it). */
+const SLIVER_TOUCH = 0.2;
 
 /**
  * The model sometimes gives the edge of an accidental another class: a
@@ -617,9 +772,12 @@ function dotsReadAsHeads(heads: Head[], space: number): Mark[] {
  * key for the rest of the measure).
  */
 function pieceOfAnother(a: AccidentalSymbol, all: readonly AccidentalSymbol[], space: number): boolean {
-  if (a.x1 - a.x0 >= space * 0.6) return false;
-  return all.some((o) => o !== a && o.kind !== a.kind && o.staff === a.staff && o.x1 - o.x0 >= space * 0.6 && Math.abs(o.position - a.position) <= 1 && Math.max(o.x0 - a.x1, a.x0 - o.x1) <= space * 0.2);
+  if (a.x1 - a.x0 >= space * ACCIDENTAL_SLIVER_WIDTH) return false;
+  return all.some((o) => o !== a && o.kind !== a.kind && o.staff === a.staff && o.x1 - o.x0 >= space * ACCIDENTAL_SLIVER_WIDTH && Math.abs(o.position - a.position) <= SLIVER_POSITION_REACH && Math.max(o.x0 - a.x1, a.x0 - o.x1) <= space * SLIVER_TOUCH);
 }
+
+/** A small head less than this many spaces from a full-size one at its position (or overlapping it) is full-size. */
+const UNISON_HEAD_TOUCH = 0.3;
 
 /**
  * Two voices in unison with different heads (a dotted quarter beside a
@@ -630,7 +788,7 @@ function pieceOfAnother(a: AccidentalSymbol, all: readonly AccidentalSymbol[], s
 function unisonHeadsFullSize(heads: Head[], space: number): void {
   for (const [i, h] of heads.entries()) {
     if (!h.small) continue;
-    const touching = heads.some((o) => !o.small && o.staff === h.staff && o.position === h.position && Math.max(o.x0 - h.x1, h.x0 - o.x1) < space * 0.3);
+    const touching = heads.some((o) => !o.small && o.staff === h.staff && o.position === h.position && Math.max(o.x0 - h.x1, h.x0 - o.x1) < space * UNISON_HEAD_TOUCH);
     if (touching) heads[i] = { ...h, small: false };
   }
 }
@@ -668,6 +826,18 @@ function overlapShare(a: Box, b: Box): number {
   return w > 0 && h > 0 && area > 0 ? (w * h) / area : 0;
 }
 
+/** Heads between these staff positions (the staff and half a position beyond it) keep their rounded position. */
+const WITHIN_STAFF_FROM = -0.5;
+const WITHIN_STAFF_TO = 8.5;
+/** A ledger line through a head is looked for this many spaces above and below its centre … */
+const LEDGER_THROUGH_REACH = 0.25;
+/** … and from this many spaces left of it to as far right. */
+const LEDGER_THROUGH_ACROSS = 0.6;
+/** At least this many class-map pixels of ledger line there put the head on a line … */
+const LEDGER_THROUGH_MIN_PIXELS = 8;
+/** … where the head stands at least this many staff positions off its space's centre. */
+const LEDGER_THROUGH_OFF_CENTRE = 0.25;
+
 /**
  * A head's staff position, rounded. Beyond the staff a small blurred head
  * may sit between a line's position and a space's; a ledger line through
@@ -675,20 +845,27 @@ function overlapShare(a: Box, b: Box): number {
  */
 function ledgerPosition(raw: number, map: ClassMap, x0: number, x1: number, y: number, space: number): number {
   const position = Math.round(raw);
-  if ((raw > -0.5 && raw < 8.5) || Math.abs(position % 2) === 0) return position;
+  if ((raw > WITHIN_STAFF_FROM && raw < WITHIN_STAFF_TO) || Math.abs(position % 2) === 0) return position;
   const ledger = CLASS_INDEX.ledgerLine;
   let count = 0;
-  for (let my = Math.floor((y - space * 0.25) / MAP_SCALE); my <= Math.floor((y + space * 0.25) / MAP_SCALE); my++) {
+  for (let my = Math.floor((y - space * LEDGER_THROUGH_REACH) / MAP_SCALE); my <= Math.floor((y + space * LEDGER_THROUGH_REACH) / MAP_SCALE); my++) {
     if (my < 0 || my >= map.height) continue;
-    for (let mx = Math.max(0, Math.floor((x0 - space * 0.6) / MAP_SCALE)); mx <= Math.min(map.width - 1, Math.floor((x1 + space * 0.6) / MAP_SCALE)); mx++) {
+    for (let mx = Math.max(0, Math.floor((x0 - space * LEDGER_THROUGH_ACROSS) / MAP_SCALE)); mx <= Math.min(map.width - 1, Math.floor((x1 + space * LEDGER_THROUGH_ACROSS) / MAP_SCALE)); mx++) {
       if (map.data[my * map.width + mx] === ledger) count++;
     }
   }
   // A line clearly through the middle, and a head well off its space's centre.
-  if (count < 8 || Math.abs(raw - position) < 0.25) return position;
+  if (count < LEDGER_THROUGH_MIN_PIXELS || Math.abs(raw - position) < LEDGER_THROUGH_OFF_CENTRE) return position;
   // The nearer line position.
   return raw > position ? position + 1 : position - 1;
 }
+
+/** A clef, or its piece in one staff's band, is at least this many spaces tall. */
+const CLEF_MIN_HEIGHT = 1.5;
+/** A clef component up to this many spaces tall belongs to one staff; a taller one is cut into staff bands. */
+const CLEF_ONE_STAFF_MAX_HEIGHT = 9;
+/** A staff takes a band of a tall clef that stands from this many spaces left of the staff to its right end. */
+const CLEF_LEFT_OF_STAFF = 4;
 
 /**
  * Clefs of the staves of one part or section. On tightly spaced staves
@@ -715,19 +892,19 @@ function clefPieces(c: Component, staves: readonly Staff[], map: ClassMap, space
       bottom = Math.max(bottom, y + MAP_SCALE / 2);
       votes.set(map.data[i]!, (votes.get(map.data[i]!) ?? 0) + 1);
     }
-    if (!count || bottom - top < space * 1.5) return undefined;
+    if (!count || bottom - top < space * CLEF_MIN_HEIGHT) return undefined;
     const cls = [...votes].reduce((best, v) => (v[1] > best[1] ? v : best))[0];
     const kind = CLEF_KIND[nameOf(cls)]!;
     return { x0: c.x0, x1: c.x1, y0: top, y1: bottom, staff, confidence: c.confidence, kind, balance: (weight / count - top) / (bottom - top) };
   };
-  if (c.y1 - c.y0 <= space * 9) {
+  if (c.y1 - c.y0 <= space * CLEF_ONE_STAFF_MAX_HEIGHT) {
     const staff = nearestStaff(staves, x, (c.y0 + c.y1) / 2);
     const one = staff < 0 ? undefined : piece(staff, c.y0, c.y1);
     return one ? [one] : [];
   }
   const column = staves
     .map((staff, i) => ({ i, top: positionY(staff, x, 0), bottom: positionY(staff, x, 8), staff }))
-    .filter((s) => s.staff.x0 - space * 4 <= x && x <= s.staff.x1)
+    .filter((s) => s.staff.x0 - space * CLEF_LEFT_OF_STAFF <= x && x <= s.staff.x1)
     .sort((a, b) => a.top - b.top);
   return column.flatMap((s, k) => {
     const above = column[k - 1];
@@ -740,6 +917,26 @@ function clefPieces(c: Component, staves: readonly Staff[], map: ClassMap, space
   });
 }
 
+/** A barline-or-stem component is looked at where at least this share of its pixels is labelled barline. */
+const BARLINE_LABEL_SHARE = 0.25;
+/** A line spanning one staff runs well into the gap where it reaches above this staff position … */
+const INTO_GAP_ABOVE = -4;
+/** … or below this one. */
+const INTO_GAP_BELOW = 12;
+/** No head stands within this many spaces of the line across … */
+const LINE_END_HEAD_ACROSS = 1.2;
+/** … and this many of either end up or down. */
+const LINE_END_HEAD_REACH = 0.8;
+/** The line's stroke is at most this many spaces thick … */
+const STEM_LABELLED_MAX_THICKNESS = 0.6;
+/** … and its box no wider than the stroke plus this share of its height plus {@link STEM_LABELLED_WIDTH_SLACK} spaces. */
+const STEM_LABELLED_LEAN = 0.05;
+const STEM_LABELLED_WIDTH_SLACK = 0.3;
+/** A barline already found within this many spaces across on a staff it covers is the same line. */
+const STEM_LABELLED_SAME_LINE = 1;
+/** A barline read so keeps this share of its component's confidence. */
+const STEM_LABELLED_CONFIDENCE = 0.8;
+
 /**
  * On a blurred scan the model may call most of a grand staff's barline a
  * stem, and only its stretch through the gap between the staves a barline:
@@ -751,20 +948,35 @@ function clefPieces(c: Component, staves: readonly Staff[], map: ClassMap, space
 function stemLabelledBarlines(map: ClassMap, found: readonly BarlineSymbol[], heads: readonly Head[], staves: readonly Staff[], space: number): BarlineSymbol[] {
   const made: BarlineSymbol[] = [];
   for (const c of classComponents(map, idx(['barline', 'stem']), 4)) {
-    if ((c.counts.get(CLASS_INDEX.barline) ?? 0) < c.area * 0.25) continue;
+    if ((c.counts.get(CLASS_INDEX.barline) ?? 0) < c.area * BARLINE_LABEL_SHARE) continue;
     const covered = staves.flatMap((staff, i) => (coversStaff(c, staff, space) ? [i] : []));
     const x = (c.x0 + c.x1) / 2;
     // Across the gap it may be cut (a slur crossing it): then it spans one staff and runs on well into the gap.
-    const intoGap = (i: number) => staffPosition(staves[i]!, x, c.y0) < -4 || staffPosition(staves[i]!, x, c.y1) > 12;
+    const intoGap = (i: number) => staffPosition(staves[i]!, x, c.y0) < INTO_GAP_ABOVE || staffPosition(staves[i]!, x, c.y1) > INTO_GAP_BELOW;
     if (!covered.length || (covered.length === 1 && !intoGap(covered[0]!))) continue;
-    if (heads.some((h) => Math.abs(h.x - x) < space * 1.2 && (Math.abs(h.y - c.y0) < space * 0.8 || Math.abs(h.y - c.y1) < space * 0.8))) continue;
+    if (heads.some((h) => Math.abs(h.x - x) < space * LINE_END_HEAD_ACROSS && (Math.abs(h.y - c.y0) < space * LINE_END_HEAD_REACH || Math.abs(h.y - c.y1) < space * LINE_END_HEAD_REACH))) continue;
     const thickness = strokeWidth(c, map);
-    if (thickness > space * 0.6 || c.x1 - c.x0 - thickness > (c.y1 - c.y0) * 0.05 + space * 0.3) continue;
-    if (found.some((b) => b.staves.some((s) => covered.includes(s)) && Math.abs(b.x - x) < space)) continue;
-    made.push({ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, thickness, confidence: c.confidence * 0.8, staves: covered });
+    if (thickness > space * STEM_LABELLED_MAX_THICKNESS || c.x1 - c.x0 - thickness > (c.y1 - c.y0) * STEM_LABELLED_LEAN + space * STEM_LABELLED_WIDTH_SLACK) continue;
+    if (found.some((b) => b.staves.some((s) => covered.includes(s)) && Math.abs(b.x - x) < space * STEM_LABELLED_SAME_LINE)) continue;
+    made.push({ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, thickness, confidence: c.confidence * STEM_LABELLED_CONFIDENCE, staves: covered });
   }
   return made;
 }
+
+/** A barline piece is at most this many spaces wide. */
+const BARLINE_PIECE_MAX_WIDTH = 0.9;
+/** Pieces whose centres stand less than this many spaces apart across are one column. */
+const BARLINE_PIECE_COLUMN = 0.6;
+/** A column starts at or above this staff position … */
+const PIECED_TOP_POSITION = 1;
+/** … has no gap of more than this many staff positions … */
+const PIECED_MAX_GAP = 2;
+/** … and reaches this staff position or below. */
+const PIECED_BOTTOM_POSITION = 7;
+/** A barline already found within this many spaces across on the staff is the same line. */
+const PIECED_SAME_LINE = 1;
+/** A barline pieced together keeps this share of its pieces' mean confidence. */
+const PIECED_CONFIDENCE = 0.9;
 
 /**
  * On a blurred or photographed page the model often labels a barline in
@@ -775,7 +987,7 @@ function stemLabelledBarlines(map: ClassMap, found: readonly BarlineSymbol[], he
 function pieceTogetherBarlines(parts: readonly Component[], found: readonly BarlineSymbol[], staves: readonly Staff[], map: ClassMap, space: number): BarlineSymbol[] {
   const byStaff = new Map<number, Component[]>();
   for (const c of parts) {
-    if (c.x1 - c.x0 > space * 0.9 || staves.some((staff) => coversStaff(c, staff, space))) continue;
+    if (c.x1 - c.x0 > space * BARLINE_PIECE_MAX_WIDTH || staves.some((staff) => coversStaff(c, staff, space))) continue;
     const staff = nearestStaff(staves, (c.x0 + c.x1) / 2, (c.y0 + c.y1) / 2);
     if (staff >= 0) byStaff.set(staff, [...(byStaff.get(staff) ?? []), c]);
   }
@@ -784,7 +996,7 @@ function pieceTogetherBarlines(parts: readonly Component[], found: readonly Barl
     const staff = staves[i]!;
     const columns: Component[][] = [];
     for (const c of [...pieces].sort((a, b) => a.x0 - b.x0)) {
-      const column = columns.find((col) => Math.abs(centre(col[0]!)[0] - centre(c)[0]) < space * 0.6);
+      const column = columns.find((col) => Math.abs(centre(col[0]!)[0] - centre(c)[0]) < space * BARLINE_PIECE_COLUMN);
       if (column) column.push(c);
       else columns.push([c]);
     }
@@ -793,14 +1005,14 @@ function pieceTogetherBarlines(parts: readonly Component[], found: readonly Barl
         .map((c) => [staffPosition(staff, centre(c)[0], c.y0), staffPosition(staff, centre(c)[0], c.y1)] as const)
         .sort((a, b) => a[0] - b[0]);
       let reach = spans[0]![0];
-      if (reach > 1) continue;
+      if (reach > PIECED_TOP_POSITION) continue;
       let whole = true;
       for (const [top, bottom] of spans) {
-        if (top > reach + 2) whole = false; // a gap of more than a space
+        if (top > reach + PIECED_MAX_GAP) whole = false; // a gap of more than a space
         reach = Math.max(reach, bottom);
       }
       const x = column.reduce((sum, c) => sum + centre(c)[0], 0) / column.length;
-      if (!whole || reach < 7 || found.some((b) => b.staves.includes(i) && Math.abs(b.x - x) < space)) continue;
+      if (!whole || reach < PIECED_BOTTOM_POSITION || found.some((b) => b.staves.includes(i) && Math.abs(b.x - x) < space * PIECED_SAME_LINE)) continue;
       made.push({
         x0: Math.min(...column.map((c) => c.x0)),
         x1: Math.max(...column.map((c) => c.x1)),
@@ -808,7 +1020,7 @@ function pieceTogetherBarlines(parts: readonly Component[], found: readonly Barl
         y1: Math.max(...column.map((c) => c.y1)),
         x,
         thickness: Math.max(...column.map((c) => strokeWidth(c, map))),
-        confidence: (column.reduce((sum, c) => sum + c.confidence, 0) / column.length) * 0.9,
+        confidence: (column.reduce((sum, c) => sum + c.confidence, 0) / column.length) * PIECED_CONFIDENCE,
         staves: [i],
       });
     }

@@ -23,6 +23,9 @@ import type { ClassMap } from './segment.js';
 const NEVER = new Set<number>(['background', 'staffLine', 'ledgerLine', 'barline', 'stem', 'noteheadBlack', 'text', 'braceBracket'].map((n) => CLASS_INDEX[n as keyof typeof CLASS_INDEX]));
 const BAND = Object.values(CLASS_INDEX).filter((c) => !NEVER.has(c));
 
+/** A band covers at least this many square spaces. */
+const BAND_MIN_AREA = 1;
+
 /**
  * Repaints, in place, straight beam-thick bands of slur or tuplet pixels as beam (the whole band,
  * where the model painted only part of it as beam), and the specks of black head the model left
@@ -31,7 +34,7 @@ const BAND = Object.values(CLASS_INDEX).filter((c) => !NEVER.has(c));
  */
 export function repaintSteepBeams(map: ClassMap, space: number): void {
   const s = space / MAP_SCALE; // staff space in class-map pixels
-  for (const c of classComponents(map, BAND, Math.round(s * s))) {
+  for (const c of classComponents(map, BAND, Math.round(s * s * BAND_MIN_AREA))) {
     if (c.counts.get(CLASS_INDEX.beam) === c.area) continue;
     const band = beamBand(c, map.width, s);
     if (!band || !touchesStem(c, map)) continue;
@@ -53,6 +56,28 @@ interface Band {
   bottom: Line;
 }
 
+/** A band is at least this many spaces long … */
+const BAND_MIN_LENGTH = 3;
+/** … has pixels in at least this share of its columns … */
+const BAND_MIN_FILLED_COLUMNS = 0.8;
+/** … its pixels fill at least this share of its columns' spans … */
+const BAND_MIN_FILL = 0.75;
+/** … its centre line fits a straight line within this many spaces (RMS) … */
+const BAND_MAX_MID_RESIDUAL = 0.2;
+/** … and so does one of its edges, within this many spaces … */
+const BAND_MAX_EDGE_RESIDUAL = 0.15;
+/** … fitted again through this share of its columns, those nearest a first fit … */
+const EDGE_FIT_KEEP = 0.8;
+/** … it climbs or falls at least this many rows per column … */
+const BAND_MIN_SLOPE = 0.2;
+/** … and its inner columns (from this share of them to {@link BAND_INNER_TO}) … */
+const BAND_INNER_FROM = 0.15;
+const BAND_INNER_TO = 0.85;
+/** … are at least this many spaces thick (one beam) … */
+const BAND_MIN_THICKNESS = 0.35;
+/** … and at most this many deep (three stacked beams), both crossed at the band's slope. */
+const BAND_MAX_DEPTH = 2.2;
+
 /**
  * Straight, steep, and beam-thick all along: per column, the band's extent from its
  * top pixel to its bottom one; its centre line fits a straight line within a
@@ -63,7 +88,7 @@ function beamBand(c: Component, width: number, s: number): Band | undefined {
   const x0 = c.x0 / MAP_SCALE;
   const columns = (c.x1 - c.x0) / MAP_SCALE;
   // Three spaces long at the least: shorter bands are a tilted head with its dot, a flag.
-  if (columns < 3 * s) return undefined;
+  if (columns < BAND_MIN_LENGTH * s) return undefined;
   const top = new Float64Array(columns).fill(Infinity);
   const bottom = new Float64Array(columns).fill(-Infinity);
   for (const i of c.pixels) {
@@ -82,25 +107,25 @@ function beamBand(c: Component, width: number, s: number): Band | undefined {
     spans.push(bottom[x]! - top[x]!);
   }
   const n = xs.length;
-  if (n < columns * 0.8) return undefined;
+  if (n < columns * BAND_MIN_FILLED_COLUMNS) return undefined;
   // Solid: a beam fills its columns but for the gap between stacked beams; letters have holes.
-  if (c.area < 0.75 * spans.reduce((a, b) => a + b, 0)) return undefined;
+  if (c.area < BAND_MIN_FILL * spans.reduce((a, b) => a + b, 0)) return undefined;
   const mid = fitLine(xs, mids);
-  if (mid.residual > s * 0.2) return undefined;
+  if (mid.residual > s * BAND_MAX_MID_RESIDUAL) return undefined;
   // One edge straight too (the other steps where a second beam starts or stops), but for the
   // columns where a head or a stem crossing the band took pixels from its edge: the line is fitted
   // again through the four fifths of the columns nearest the first fit.
-  const [topEdge, bottomEdge] = [top, bottom].map((edge) => trimmedFit(xs, xs.map((x) => edge[x]!), 0.8)) as [Line, Line];
-  if (Math.min(topEdge.residual, bottomEdge.residual) > s * 0.15) return undefined;
+  const [topEdge, bottomEdge] = [top, bottom].map((edge) => trimmedFit(xs, xs.map((x) => edge[x]!), EDGE_FIT_KEEP)) as [Line, Line];
+  if (Math.min(topEdge.residual, bottomEdge.residual) > s * BAND_MAX_EDGE_RESIDUAL) return undefined;
   // Level beams the model reads well; a level band it calls something else is something else (a
   // tuplet bracket's span, a line of lettering).
   const slope = mid.slope;
-  if (Math.abs(slope) < 0.2) return undefined;
+  if (Math.abs(slope) < BAND_MIN_SLOPE) return undefined;
   // A beam is half a space thick (a little less once pixelated), three stacked are two spaces deep;
   // crossed at a slope, columns are longer by the secant.
   const secant = Math.hypot(1, slope);
-  const inner = spans.slice(Math.floor(n * 0.15), Math.ceil(n * 0.85));
-  const thick = inner.length > 0 && Math.min(...inner) >= 0.35 * s * secant && Math.max(...inner) <= 2.2 * s * secant;
+  const inner = spans.slice(Math.floor(n * BAND_INNER_FROM), Math.ceil(n * BAND_INNER_TO));
+  const thick = inner.length > 0 && Math.min(...inner) >= BAND_MIN_THICKNESS * s * secant && Math.max(...inner) <= BAND_MAX_DEPTH * s * secant;
   return thick ? { x0, columns, top: topEdge, bottom: bottomEdge } : undefined;
 }
 
