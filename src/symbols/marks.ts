@@ -183,7 +183,8 @@ export function readHairpins(map: ClassMap, staves: readonly Staff[], space: num
 /**
  * The staff a hairpin at (x, y) belongs to. A hairpin stands below its staff, an instrument's as a rule,
  * often nearer the staff under it than its own: between two staves it is the upper one's, unless it
- * hugs the lower one's top line (a voice's, drawn above), or the upper one stands too far over it.
+ * hugs the lower one's top line (a voice's, drawn above) or stands in the last part of the gap (above
+ * the first staff of the next system).
  */
 export function hairpinStaff(staves: readonly Staff[], x: number, y: number, space: number): number {
   const nearest = nearestStaff(staves, x, y);
@@ -197,7 +198,7 @@ export function hairpinStaff(staves: readonly Staff[], x: number, y: number, spa
     const bottom = staffLineY(staff, 4, Math.min(staff.x1, Math.max(staff.x0, x)));
     if (bottom < y && bottom > overBottom) [over, overBottom] = [i, bottom];
   });
-  return over >= 0 && y - overBottom <= space * HAIRPIN_BELOW_REACH ? over : nearest;
+  return over >= 0 && y - overBottom <= (top - overBottom) * HAIRPIN_BELOW_SHARE ? over : nearest;
 }
 
 /**
@@ -210,8 +211,8 @@ const HAIRPIN_BLOCKING_CLASSES: readonly number[] = ['ledgerLine', 'barline', 's
 
 /** A hairpin whose middle stands within this many spaces over a staff's top line is drawn above that staff … */
 const HAIRPIN_ABOVE_REACH = 1.5;
-/** … else it is the staff's over it, below whose bottom line it stands by at most this many spaces. */
-const HAIRPIN_BELOW_REACH = 6;
+/** … else it is the staff's over it, where it stands in this first share of the gap between the two. */
+const HAIRPIN_BELOW_SHARE = 0.75;
 /** How far, in spaces, past a staff's outer lines its band reaches, where no hairpin is read. */
 const HAIRPIN_STAFF_MARGIN = 0.3;
 

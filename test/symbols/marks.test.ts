@@ -144,6 +144,12 @@ describe('articulation and hairpin shapes', () => {
     expect(hairpinStaff(two, 400, 208, SPACE)).toBe(1);
     // Over the top staff: that staff's.
     expect(hairpinStaff(two, 400, 80, SPACE)).toBe(0);
+    // Two staves ten spaces apart (a piano's hands): three spaces over the left hand, the right hand's
+    // still; in the last quarter of a wider gap (between systems), the lower staff's.
+    const wide = [straightStaff(100, SPACE, 0, 800), straightStaff(268, SPACE, 0, 800)];
+    expect(hairpinStaff(wide, 400, 232, SPACE)).toBe(0);
+    const systems = [straightStaff(100, SPACE, 0, 800), straightStaff(340, SPACE, 0, 800)];
+    expect(hairpinStaff(systems, 400, 310, SPACE)).toBe(1);
   });
 
   it('read a hairpin the model painted as a slur and as text as a hairpin, and as no slur', () => {
