@@ -6,8 +6,10 @@
  *   page at its centre and told apart by a small ONNX model
  *   (models/marks.onnx), which may also say it is none of them (a dotted
  *   note's dot, a piece of text or of a slur);
- * - hairpins among the dynamics and the tie-and-slur pixels: long, low
- *   wedges, opening to the right (crescendo) or closing (diminuendo).
+ * - hairpins in the page's ink outside the staves (the model paints their
+ *   lines as slur, text, dynamics, staff line or paper, stretch by stretch):
+ *   long, low wedges of two thin straight lines, opening to the right
+ *   (crescendo) or closing (diminuendo).
  *
  * Which note a mark belongs to is the music reader's question (assembly/marks.ts).
  * Training (training/model/export-marks.ts) cuts its samples with the same
