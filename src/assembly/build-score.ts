@@ -173,7 +173,6 @@ export function buildScore(systems: readonly SystemReading[]): Score {
           measure.voices.push({ id: voiceId(slot, 0), events: [measureRest(expected, slot.staff)] });
           return;
         }
-        if (reading) measure.directions.push(...hairpinDirections(reading, staffMeasure, left, right, slot.staff, system.space));
         const marks = reading ? tupletMarks(reading, left, right) : [];
         // A second voice that enters later starts where the first voice stands at that place; the
         // rests before it are often not printed (a choir's alto joining the soprano's line).
@@ -197,6 +196,10 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         // A voice still short once repaired may stand between other staves' notes: their places time it.
         const grid = timeGrid([...others, ...voices], expected, right);
         const hiddenRest = (duration: Fraction): VoiceEvent[] => (compare(duration, ZERO) > 0 ? [{ kind: 'rest', duration, dots: 0, staff: slot.staff, hidden: true }] : []);
+        // Where each item starts as written, and where the staff's measure ends: hairpins start and stop there.
+        const itemOf = new Map([...events].map(([item, event]) => [event, item]));
+        const onsets: PlacedOnset[] = [];
+        let end = ZERO;
         voices.forEach((items, v) => {
           const gaps = compare(leads[v]!, ZERO) === 0 ? gapsByPlace(items, grid, expected, system.space) : undefined;
           const voiceEvents = gaps
@@ -204,7 +207,15 @@ export function buildScore(systems: readonly SystemReading[]): Score {
             : [...hiddenRest(leads[v]!), ...items.map((item) => events.get(item)!)];
           beamVoice(items, events);
           measure.voices.push({ id: voiceId(slot, v), events: voiceEvents });
+          let t = ZERO;
+          for (const event of voiceEvents) {
+            const item = itemOf.get(event);
+            if (item) onsets.push({ x: item.x, onset: t });
+            t = add(t, event.duration);
+          }
+          if (compare(t, end) > 0) end = t;
         });
+        if (reading) measure.directions.push(...hairpinDirections(reading, onsets, end, left, right, slot.staff, system.space));
         // Clef changes later in the measure hold for the next measure.
         const last = measure.clefs.filter((c) => c.staff === slot.staff).pop();
         if (last) clefState[s] = { sign: last.sign, line: last.line, ...(last.octaveChange ? { octaveChange: last.octaveChange } : {}) };
@@ -346,20 +357,40 @@ function timedItem(item: StaffItem): PlacedItem {
   return { x: item.x, type, dots: item.dots, isRest: item.kind === 'rest', grace, duration: grace ? ZERO : notatedDuration(type, item.dots), source: item, ...(beamGroup === undefined ? {} : { beamGroup }) };
 }
 
+/** A written item's place across the page and its onset in its measure. */
+interface PlacedOnset {
+  x: number;
+  onset: Fraction;
+}
+
+/** A hairpin starts under the first note at most this many spaces left of its open or pointed end … */
+const HAIRPIN_START_LEAD = 0.5;
+/** … and stops at the first note past this many spaces short of its other end (or its measure's end). */
+const HAIRPIN_STOP_SHORT = 1;
+
 /**
  * The hairpins of a staff that start or stop in a measure, as wedge directions at the onsets of the
- * notes they start under and stop before. A hairpin's number is its staff's, so the two hands of a
- * piano part can swell apart.
+ * notes they start under and stop before. A hairpin that reaches no note past the measure's last one
+ * stops at the measure's end, in this measure, as engravers write one that ends at the barline. A
+ * hairpin's number is its staff's, so the two hands of a piano part can swell apart.
  */
-function hairpinDirections(reading: StaffReading, staffMeasure: StaffMeasure | undefined, left: number, right: number, staff: number, space: number): Direction[] {
+function hairpinDirections(reading: StaffReading, onsets: readonly PlacedOnset[], end: Fraction, left: number, right: number, staff: number, space: number): Direction[] {
   const middle = (x: number) => staffLineY(reading.staff, 2, x);
   return reading.hairpins.flatMap((h): Direction[] => {
     const placement = (h.y0 + h.y1) / 2 > middle((h.x0 + h.x1) / 2) ? 'below' : 'above';
     const out: Direction[] = [];
-    if (h.x0 >= left && h.x0 < right) out.push({ offset: onsetAfter(staffMeasure, h.x0 - space * 0.5), staff, placement, wedge: { type: h.kind, number: staff } });
-    if (h.x1 >= left && h.x1 < right) out.push({ offset: onsetAfter(staffMeasure, h.x1 - space), staff, placement, wedge: { type: 'stop', number: staff } });
+    const [start, stop] = [h.x0 - space * HAIRPIN_START_LEAD, h.x1 - space * HAIRPIN_STOP_SHORT];
+    if (h.x0 >= left && h.x0 < right) out.push({ offset: onsetAt(onsets, start, end), staff, placement, wedge: { type: h.kind, number: staff } });
+    if (stop >= left && stop < right) out.push({ offset: onsetAt(onsets, stop, end), staff, placement, wedge: { type: 'stop', number: staff } });
     return out;
   });
+}
+
+/** The onset of the written item nearest right of x (the earliest, of items in line); the measure's end if none. */
+function onsetAt(onsets: readonly PlacedOnset[], x: number, end: Fraction): Fraction {
+  let best: PlacedOnset | undefined;
+  for (const o of onsets) if (o.x > x && (!best || o.x < best.x || (o.x === best.x && compare(o.onset, best.onset) < 0))) best = o;
+  return best?.onset ?? end;
 }
 
 function tupletMarks(reading: StaffReading, left: number, right: number): number[] {

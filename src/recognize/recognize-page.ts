@@ -82,7 +82,7 @@ export async function recognizePage(
   const early = text?.ocr.then((ocr) => ocr && readEarlyText(found, ocr)).catch(() => undefined);
   const map = await segmentSymbols(prepared.gray, staves);
   // The marks around notes are candidates until the mark model reads them.
-  const { markCandidates, ...unmarked } = readSymbols(map, staves, CANONICAL_STAFF_SPACE);
+  const { markCandidates, ...unmarked } = readSymbols(map, staves, CANONICAL_STAFF_SPACE, prepared.ink);
   const symbols = { ...unmarked, articulations: await classifyMarks(prepared.gray, markCandidates, CANONICAL_STAFF_SPACE) };
   // Lines that look like staves with neither a clef nor a note on them are not music (ruled paper, a table, a form).
   if (!symbols.heads.length && !symbols.clefs.length) {

@@ -6,8 +6,10 @@
  *   page at its centre and told apart by a small ONNX model
  *   (models/marks.onnx), which may also say it is none of them (a dotted
  *   note's dot, a piece of text or of a slur);
- * - hairpins among the dynamics and the tie-and-slur pixels: long, low
- *   wedges, opening to the right (crescendo) or closing (diminuendo).
+ * - hairpins in the page's ink outside the staves (the model paints their
+ *   lines as slur, text, dynamics, staff line or paper, stretch by stretch):
+ *   long, low wedges of two thin straight lines, opening to the right
+ *   (crescendo) or closing (diminuendo).
  *
  * Which note a mark belongs to is the music reader's question (assembly/marks.ts).
  * Training (training/model/export-marks.ts) cuts its samples with the same
@@ -15,7 +17,8 @@
  */
 import * as ort from 'onnxruntime-web';
 import type { GrayImage } from '../image/gray.js';
-import type { Staff } from '../staves/detect-staves.js';
+import type { BinaryImage } from '../preparation/binarize.js';
+import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
 import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from './mark-cells.js';
@@ -73,8 +76,6 @@ const HAIRPIN_MAX_SLOPE = 0.15;
 const HAIRPIN_MIN_OPENING = 0.6;
 /** … which stands at least this many spaces taller than its point … */
 const HAIRPIN_MIN_SPREAD = 0.35;
-/** … along a middle line bent by no more than this many spaces. */
-const HAIRPIN_MAX_BEND = 0.3;
 /** A hairpin's two lines stand apart at its point by at most this share of its opening (the tip may be unseen). */
 const HAIRPIN_MAX_POINT = 0.6;
 /** Pieces of one line of a hairpin are joined across gaps of up to this many spaces. */
@@ -85,6 +86,12 @@ const HAIRPIN_LINE_THICKNESS = 0.45;
 const HAIRPIN_LINE_BEND = 0.15;
 /** The share of a hairpin's length, at each end, measured for its opening. */
 const HAIRPIN_END_SHARE = 0.12;
+/** Ink fills at most this share of the height of a hairpin's open end (the rest is paper between its lines). */
+const HAIRPIN_OPEN_FILL = 0.7;
+/** Each edge of a hairpin's ink (top, bottom) keeps to a straight course over this share of its length … */
+const HAIRPIN_STRAIGHT_SHARE = 0.85;
+/** … straying from it by at most this many spaces (and half a map pixel, for the pixels' steps). */
+const HAIRPIN_EDGE_TOLERANCE = 0.15;
 
 /** Components of the articulation class small enough to be one mark, with their staff. */
 export function markCandidates(map: ClassMap, staves: readonly Staff[], space: number): MarkCandidate[] {
@@ -150,13 +157,17 @@ function joinPieces(marks: readonly ArticulationMark[], space: number): Articula
 }
 
 /**
- * Hairpins among the dynamics pixels and the tie-and-slur pixels (the model takes a hairpin's two
- * straight lines for a flat slur as often as for a dynamic).
+ * Hairpins: long, low wedges of two thin straight lines. The model paints a hairpin's lines as
+ * anything thin it knows — slur, text, dynamics, and in stretches as paper — piece by piece along one
+ * line, so with the page's ink they are read from the ink itself: every inked class-map pixel the
+ * model does not give to the lines and noteheads that music hangs on (HAIRPIN_BLOCKING_CLASSES).
+ * Without the ink, from the pixels of the classes it most often paints them as.
  */
-export function readHairpins(map: ClassMap, staves: readonly Staff[], space: number): Hairpin[] {
+export function readHairpins(map: ClassMap, staves: readonly Staff[], space: number, ink?: BinaryImage): Hairpin[] {
   const found: Omit<Hairpin, 'staff'>[] = [];
   const lines: Line[] = [];
-  for (const c of classComponents(map, [CLASS_INDEX.dynamics, CLASS_INDEX.tieSlur], 4)) {
+  const components = ink ? classComponents(hairpinInk(map, ink, staves, space), [1], 4) : classComponents(map, [CLASS_INDEX.dynamics, CLASS_INDEX.tieSlur, CLASS_INDEX.text], 4);
+  for (const c of components) {
     const kind = wedgeShape(c, map.width, space);
     if (kind) found.push({ kind, x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, confidence: c.confidence });
     else {
@@ -166,9 +177,85 @@ export function readHairpins(map: ClassMap, staves: readonly Staff[], space: num
   }
   found.push(...linePairs(joinLines(lines, space), space));
   return found.flatMap((h) => {
-    const staff = nearestStaff(staves, (h.x0 + h.x1) / 2, (h.y0 + h.y1) / 2);
+    const staff = hairpinStaff(staves, (h.x0 + h.x1) / 2, (h.y0 + h.y1) / 2, space);
     return staff >= 0 ? [{ ...h, staff }] : [];
   });
+}
+
+/**
+ * The staff a hairpin at (x, y) belongs to. A hairpin stands below its staff, an instrument's as a rule,
+ * often nearer the staff under it than its own: between two staves it is the upper one's, unless it
+ * hugs the lower one's top line (a voice's, drawn above) or stands in the last part of the gap (above
+ * the first staff of the next system).
+ */
+export function hairpinStaff(staves: readonly Staff[], x: number, y: number, space: number): number {
+  const nearest = nearestStaff(staves, x, y);
+  if (nearest < 0) return -1;
+  const top = staffLineY(staves[nearest]!, 0, x);
+  if (y >= top || top - y < space * HAIRPIN_ABOVE_REACH) return nearest;
+  let over = -1;
+  let overBottom = -Infinity;
+  staves.forEach((staff, i) => {
+    if (x < staff.x0 - space * 8 || x > staff.x1 + space * 8) return;
+    const bottom = staffLineY(staff, 4, Math.min(staff.x1, Math.max(staff.x0, x)));
+    if (bottom < y && bottom > overBottom) [over, overBottom] = [i, bottom];
+  });
+  return over >= 0 && y - overBottom <= (top - overBottom) * HAIRPIN_BELOW_SHARE ? over : nearest;
+}
+
+/**
+ * Classes whose ink is never a hairpin's: ledger lines, barlines, stems, beams, noteheads, braces. (Not staff
+ * lines: the model paints stretches of a hairpin's lines as staff line; the staves' own bands are left out.)
+ */
+const HAIRPIN_BLOCKING_CLASSES: readonly number[] = ['ledgerLine', 'barline', 'stem', 'beam', 'noteheadBlack', 'noteheadHalf', 'noteheadWhole', 'braceBracket'].map(
+  (name) => CLASS_INDEX[name as keyof typeof CLASS_INDEX],
+);
+
+/** A hairpin whose middle stands within this many spaces over a staff's top line is drawn above that staff … */
+const HAIRPIN_ABOVE_REACH = 1.5;
+/** … else it is the staff's over it, where it stands in this first share of the gap between the two. */
+const HAIRPIN_BELOW_SHARE = 0.75;
+/** How far, in spaces, past a staff's outer lines its band reaches, where no hairpin is read. */
+const HAIRPIN_STAFF_MARGIN = 0.3;
+
+/**
+ * A class map (class 1 where a hairpin may be) of the class-map pixels that cover ink of the prepared
+ * page (any of the two-by-two prepared pixels under them), stand outside every staff's band, and are
+ * of no blocking class.
+ */
+function hairpinInk(map: ClassMap, ink: BinaryImage, staves: readonly Staff[], space: number): ClassMap {
+  const blocking = new Uint8Array(256);
+  for (const cls of HAIRPIN_BLOCKING_CLASSES) blocking[cls] = 1;
+  const inStaff = new Uint8Array(map.width * map.height);
+  const margin = space * HAIRPIN_STAFF_MARGIN;
+  for (const staff of staves) {
+    for (let x = Math.max(0, Math.floor(staff.x0 / MAP_SCALE)); x < Math.min(map.width, Math.ceil(staff.x1 / MAP_SCALE)); x++) {
+      const top = Math.max(0, Math.floor((staffLineY(staff, 0, x * MAP_SCALE) - margin) / MAP_SCALE));
+      const bottom = Math.min(map.height - 1, Math.ceil((staffLineY(staff, 4, x * MAP_SCALE) + margin) / MAP_SCALE));
+      for (let y = top; y <= bottom; y++) inStaff[y * map.width + x] = 1;
+    }
+  }
+  const data = new Uint8Array(map.width * map.height);
+  for (let y = 0; y < map.height; y++) {
+    for (let x = 0; x < map.width; x++) {
+      const i = y * map.width + x;
+      if (blocking[map.data[i]!] || inStaff[i]) continue;
+      let inked = false;
+      for (let dy = 0; dy < MAP_SCALE && !inked; dy++) {
+        const py = y * MAP_SCALE + dy;
+        if (py >= ink.height) break;
+        for (let dx = 0; dx < MAP_SCALE; dx++) {
+          const px = x * MAP_SCALE + dx;
+          if (px < ink.width && ink.data[py * ink.width + px]) {
+            inked = true;
+            break;
+          }
+        }
+      }
+      if (inked) data[i] = 1;
+    }
+  }
+  return { width: map.width, height: map.height, data, confidence: map.confidence };
 }
 
 /** A straight, thin, nearly level stroke: one line of a hairpin whose point the model left open. */
@@ -184,15 +271,15 @@ interface Line {
 function straightLine(c: Component, width: number, space: number): Line | undefined {
   const length = c.x1 - c.x0;
   if (length < space * HAIRPIN_MIN_LENGTH) return undefined;
-  const end = length * HAIRPIN_END_SHARE;
-  const left = span(c, width, c.x0, c.x0 + end);
-  const right = span(c, width, c.x1 - end, c.x1);
-  const middle = span(c, width, c.x0 + length / 2 - end / 2, c.x0 + length / 2 + end / 2);
-  if (!left || !right || !middle) return undefined;
-  if (Math.max(left.height, right.height, middle.height) > space * HAIRPIN_LINE_THICKNESS) return undefined;
-  if (Math.abs(right.centre - left.centre) > length * HAIRPIN_MAX_SLOPE) return undefined;
-  if (Math.abs(middle.centre - (left.centre + right.centre) / 2) > space * HAIRPIN_LINE_BEND) return undefined;
-  return { x0: c.x0, x1: c.x1, y0: left.centre, y1: right.centre, confidence: c.confidence };
+  const profile = columnProfile(c, width);
+  const thick = (space * HAIRPIN_LINE_THICKNESS) / MAP_SCALE;
+  if (share(profile, (k) => profile.bottom[k]! - profile.top[k]! + 1 <= thick) < HAIRPIN_STRAIGHT_SHARE) return undefined;
+  const top = straightEdge(profile, profile.top, space);
+  const bottom = straightEdge(profile, profile.bottom, space);
+  if (!top || !bottom || Math.abs(top.slope) > HAIRPIN_MAX_SLOPE) return undefined;
+  const last = profile.count.length - 1;
+  const centre = (k: number) => ((top.at(k) + bottom.at(k) + 1) / 2) * MAP_SCALE;
+  return { x0: c.x0, x1: c.x1, y0: centre(0), y1: centre(last), confidence: c.confidence };
 }
 
 /** Pieces of one line, left to right, where one's end meets the next one's start on its course. */
@@ -244,37 +331,112 @@ function linePairs(lines: Line[], space: number): Omit<Hairpin, 'staff'>[] {
 }
 
 /**
- * Whether a component is a hairpin, and which way it opens: long and low, its two lines meeting at
- * a point at one end and standing apart at the other, along a straight middle line.
+ * Whether a component is a hairpin, and which way it opens: long and low, its ink two thin straight
+ * lines, the top edge and the bottom edge each on a straight course, meeting at a point at one end
+ * (or nearly: the tip may be unseen) and standing apart at the other. Words are ruled out by their
+ * edges (ascenders, descenders and letters' gaps leave no straight course) and their thick uprights.
  */
 export function wedgeShape(c: Component, width: number, space: number): Hairpin['kind'] | undefined {
   const length = c.x1 - c.x0;
   if (length < space * HAIRPIN_MIN_LENGTH || c.y1 - c.y0 > space * HAIRPIN_MAX_OPENING + length * HAIRPIN_MAX_SLOPE) return undefined;
-  const end = length * HAIRPIN_END_SHARE;
-  const left = span(c, width, c.x0, c.x0 + end);
-  const right = span(c, width, c.x1 - end, c.x1);
-  const middle = span(c, width, c.x0 + length / 2 - end / 2, c.x0 + length / 2 + end / 2);
-  if (!left || !right || !middle) return undefined;
-  const [point, open] = left.height < right.height ? [left, right] : [right, left];
-  if (open.height - point.height < space * HAIRPIN_MIN_SPREAD || open.height < space * HAIRPIN_MIN_OPENING) return undefined;
-  // The middle line runs straight: the middle's centre lies halfway between the ends' centres.
-  if (Math.abs(middle.centre - (left.centre + right.centre) / 2) > space * HAIRPIN_MAX_BEND) return undefined;
-  // And the wedge widens steadily: the middle is about half as open as the open end.
-  if (middle.height > open.height * 0.85 || middle.height < point.height) return undefined;
-  return left.height < right.height ? 'crescendo' : 'diminuendo';
+  const profile = columnProfile(c, width);
+  const thick = (space * HAIRPIN_LINE_THICKNESS) / MAP_SCALE;
+  if (share(profile, (k) => profile.count[k]! <= thick * 2 + 1) < HAIRPIN_STRAIGHT_SHARE) return undefined;
+  const top = straightEdge(profile, profile.top, space);
+  const bottom = straightEdge(profile, profile.bottom, space);
+  if (!top || !bottom) return undefined;
+  // Openings at the two ends, in prepared pixels, from the two lines' courses.
+  const at = (k: number) => (bottom.at(k) - top.at(k) + 1) * MAP_SCALE;
+  const [left, right] = [at(0), at(profile.count.length - 1)];
+  const [point, open] = [Math.min(left, right), Math.max(left, right)];
+  if (open > space * HAIRPIN_MAX_OPENING || open < space * HAIRPIN_MIN_OPENING || open - point < space * HAIRPIN_MIN_SPREAD || point > open * HAIRPIN_MAX_POINT) return undefined;
+  if (Math.abs(top.slope + bottom.slope) / 2 > HAIRPIN_MAX_SLOPE) return undefined;
+  // Its open end is two lines with paper between them, not a solid band (a beam's end cut by the staff).
+  const n = profile.count.length;
+  const end = Math.max(1, Math.round(n * HAIRPIN_END_SHARE));
+  const [from, to] = left > right ? [0, end] : [n - end, n];
+  let ink = 0;
+  let span = 0;
+  for (let k = from; k < to; k++) {
+    ink += profile.count[k]!;
+    span += Math.max(0, profile.bottom[k]! - profile.top[k]! + 1);
+  }
+  if (ink > span * HAIRPIN_OPEN_FILL) return undefined;
+  return left < right ? 'crescendo' : 'diminuendo';
 }
 
-/** The height and centre, in prepared pixels, of a component's ink between two xs. */
-function span(c: Component, width: number, from: number, to: number): { height: number; centre: number } | undefined {
-  let top = Infinity;
-  let bottom = -Infinity;
-  const [c0, c1] = [from / MAP_SCALE, to / MAP_SCALE];
+/** A component's ink column by column (class-map columns from its left edge): top and bottom rows, and how many pixels. */
+interface ColumnProfile {
+  top: Float64Array;
+  bottom: Float64Array;
+  count: Int32Array;
+}
+
+function columnProfile(c: Component, width: number): ColumnProfile {
+  const first = c.x0 / MAP_SCALE;
+  const n = (c.x1 - c.x0) / MAP_SCALE;
+  const top = new Float64Array(n).fill(Infinity);
+  const bottom = new Float64Array(n).fill(-Infinity);
+  const count = new Int32Array(n);
   for (const i of c.pixels) {
     const col = i % width;
-    if (col < c0 || col > c1) continue;
     const row = (i - col) / width;
-    if (row < top) top = row;
-    if (row > bottom) bottom = row;
+    const k = col - first;
+    count[k]!++;
+    if (row < top[k]!) top[k] = row;
+    if (row > bottom[k]!) bottom[k] = row;
   }
-  return bottom >= top ? { height: (bottom - top + 1) * MAP_SCALE, centre: ((top + bottom + 1) / 2) * MAP_SCALE } : undefined;
+  return { top, bottom, count };
+}
+
+/** The share of a profile's columns, inked ones or not, for which a test holds. */
+function share(profile: ColumnProfile, test: (k: number) => boolean): number {
+  let n = 0;
+  for (let k = 0; k < profile.count.length; k++) if (profile.count[k]! > 0 && test(k)) n++;
+  return n / Math.max(1, profile.count.length);
+}
+
+/**
+ * The straight course of one edge of a profile (its top rows or its bottom rows), fitted by least
+ * squares and fitted again without the columns that stray from it (a letter or a note touching the
+ * line); none unless the edge keeps to it over HAIRPIN_STRAIGHT_SHARE of the length, at both ends too.
+ */
+function straightEdge(profile: ColumnProfile, edge: Float64Array, space: number): { slope: number; at: (k: number) => number } | undefined {
+  const n = edge.length;
+  const tolerance = (space * HAIRPIN_EDGE_TOLERANCE) / MAP_SCALE + 0.5;
+  let keep = (k: number) => profile.count[k]! > 0;
+  let fit: { slope: number; at: (k: number) => number } | undefined;
+  for (let round = 0; round < 3; round++) {
+    fit = lineFit(edge, keep);
+    if (!fit) return undefined;
+    const f = fit;
+    keep = (k: number) => profile.count[k]! > 0 && Math.abs(edge[k]! - f.at(k)) <= tolerance;
+  }
+  if (share(profile, keep) < HAIRPIN_STRAIGHT_SHARE) return undefined;
+  const end = Math.max(1, Math.round(n * HAIRPIN_END_SHARE));
+  const held = (from: number, to: number) => {
+    let m = 0;
+    for (let k = from; k < to; k++) if (keep(k)) m++;
+    return m / (to - from);
+  };
+  return held(0, end) >= 0.5 && held(n - end, n) >= 0.5 ? fit : undefined;
+}
+
+/** Least-squares line through the chosen columns' values: its slope per column and its value at a column. */
+function lineFit(values: Float64Array, chosen: (k: number) => boolean): { slope: number; at: (k: number) => number } | undefined {
+  let [n, sx, sy, sxx, sxy] = [0, 0, 0, 0, 0];
+  for (let k = 0; k < values.length; k++) {
+    if (!chosen(k)) continue;
+    const y = values[k]!;
+    n++;
+    sx += k;
+    sy += y;
+    sxx += k * k;
+    sxy += k * y;
+  }
+  if (n < 2) return undefined;
+  const d = n * sxx - sx * sx;
+  const slope = d ? (n * sxy - sx * sy) / d : 0;
+  const intercept = (sy - slope * sx) / n;
+  return { slope, at: (k) => intercept + slope * k };
 }

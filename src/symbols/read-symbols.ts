@@ -7,6 +7,7 @@
  * Beams stay in the class map: how many there are is read where they meet a
  * stem (assembly/chords.ts), which is where it is unambiguous.
  */
+import type { BinaryImage } from '../preparation/binarize.js';
 import type { Staff } from '../staves/detect-staves.js';
 import { readCurves, type Curve } from './curves.js';
 import { headsFollowStems } from './heads-between-staves.js';
@@ -16,6 +17,9 @@ import { centre, classComponents, MAP_SCALE, type Component } from './components
 import type { ClassMap } from './segment.js';
 import { repaintSteepBeams } from './steep-beams.js';
 import { CLASS_INDEX, SYMBOL_CLASSES, type SymbolClass } from './symbol-classes.js';
+
+/** How far, in spaces, a curve's box may reach past a hairpin's and still be a piece of it. */
+const HAIRPIN_CURVE_MARGIN = 0.3;
 
 export interface Box {
   x0: number;
@@ -211,7 +215,7 @@ const BRACE_MIN_HEIGHT = 6;
 /** … and its box wider than this many (a bracket's straight bar is narrower). */
 const BRACE_MIN_WIDTH = 0.85;
 
-export function readSymbols(map: ClassMap, staves: readonly Staff[], space: number): SymbolsWithCandidates {
+export function readSymbols(map: ClassMap, staves: readonly Staff[], space: number, ink?: BinaryImage): SymbolsWithCandidates {
   repaintSteepBeams(map, space);
   const place = (c: Component): Placed | undefined => {
     const [x, y] = centre(c);
@@ -320,9 +324,10 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   // The stroke through a cut-time C stands the height of the staff's middle: it is not a barline.
   const cutStrokes = time.filter((t) => t.common);
   const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
-  const curves = readCurves(map, staves, space);
   const candidates = markCandidates(map, staves, space);
-  const hairpins = readHairpins(map, staves, space);
+  const hairpins = readHairpins(map, staves, space, ink);
+  // A hairpin the model painted partly as a slur and partly as text is read as a hairpin, not a slur too.
+  const curves = readCurves(map, staves, space).filter((c) => !hairpins.some((h) => insideHairpin(c, h, space)));
   return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, braces, map };
 }
 
@@ -1026,4 +1031,10 @@ function pieceTogetherBarlines(parts: readonly Component[], found: readonly Barl
     }
   }
   return made;
+}
+
+/** A curve stands within a hairpin's box (give or take HAIRPIN_CURVE_MARGIN spaces): it is a piece of the hairpin. */
+function insideHairpin(c: Box, h: Box, space: number): boolean {
+  const m = space * HAIRPIN_CURVE_MARGIN;
+  return c.x0 >= h.x0 - m && c.x1 <= h.x1 + m && c.y0 >= h.y0 - m && c.y1 <= h.y1 + m;
 }

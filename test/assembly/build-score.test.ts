@@ -115,6 +115,21 @@ describe('buildScore', () => {
     const lower = measure.voices[1]!.events;
     expect(lower.map((e) => [e.duration.n, e.duration.d, e.kind === 'note' && !!e.cue])).toEqual([[3, 2, false], [1, 2, true], [3, 2, false], [1, 2, true]]);
   });
+
+  it('starts a hairpin at the onset of the note under its start in a voice that enters late, and stops it at a barline in the measure it leaves', () => {
+    // The unison above: the second voice's dotted quarter A (x 348) enters at 5/2, beside the first voice's A.
+    const staff = staffReading(100, TREBLE, 0);
+    staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+    staff.items = [stroke(200, 6, true, 0, 1), stroke(250, 6, true, 1, 0), stroke(290, 5, true, 1, 0), stroke(330, 5, true, 0, 0), stroke(348, 5, false, 0, 1), stroke(420, 5, false, 1, 0)];
+    const hairpin = (kind: 'crescendo' | 'diminuendo', x0: number, x1: number) => ({ kind, x0, x1, y0: 170, y1: 182, staff: 0, confidence: 1 });
+    // One from under the A to the last eighth; one from there to just past the barline (x 500), where
+    // the second measure holds nothing but a rest.
+    staff.hairpins = [hairpin('crescendo', 343, 430), hairpin('diminuendo', 425, 508)];
+    const [first, second] = buildScore([system(0, [staff])]).parts[0]!.measures;
+    const wedges = (m: typeof first) => m!.directions.filter((d) => d.wedge).map((d) => `${d.wedge!.type}@${d.offset.n}/${d.offset.d}`);
+    expect(wedges(first)).toEqual(['crescendo@5/2', 'stop@7/2', 'diminuendo@7/2', 'stop@4/1']);
+    expect(wedges(second)).toEqual([]);
+  });
 });
 
 /** One note on a staff whose top line is at y 100: stem right of the head when up, left when down. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { attachArticulations } from '../../src/assembly/marks.js';
 import type { Stroke } from '../../src/assembly/strokes.js';
-import { markCandidates, readHairpins } from '../../src/symbols/marks.js';
+import { hairpinStaff, markCandidates, readHairpins } from '../../src/symbols/marks.js';
+import type { BinaryImage } from '../../src/preparation/binarize.js';
+import { readSymbols } from '../../src/symbols/read-symbols.js';
 import { readCurves } from '../../src/symbols/curves.js';
 import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
 import { straightStaff } from '../support/straight-staff.js';
@@ -27,6 +29,24 @@ function line(map: ReturnType<typeof classMap>, cls: number, x0: number, y0: num
 }
 
 const staves = [straightStaff(100, SPACE, 0, 800)];
+
+/** A blank page of ink at the prepared resolution (twice the class map's). */
+function blankInk(): BinaryImage {
+  return { width: W * 2, height: H * 2, data: new Uint8Array(W * H * 4) };
+}
+
+/** A straight stroke of ink from (x0, y0) to (x1, y1), `thickness` prepared pixels thick. */
+function inkLine(ink: BinaryImage, x0: number, y0: number, x1: number, y1: number, thickness = 2): void {
+  for (let x = x0; x <= x1; x++) {
+    const y = Math.round(y0 + ((y1 - y0) * (x - x0)) / Math.max(1, x1 - x0));
+    for (let t = 0; t < thickness; t++) ink.data[(y + t) * ink.width + x] = 1;
+  }
+}
+
+/** A box of ink, in prepared pixels. */
+function inkBox(ink: BinaryImage, x0: number, y0: number, x1: number, y1: number): void {
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) ink.data[y * ink.width + x] = 1;
+}
 
 describe('articulation and hairpin shapes', () => {
   it('take each small component of the articulation class as a candidate mark, centred on its box, and nothing larger than a mark', () => {
@@ -73,5 +93,76 @@ describe('articulation and hairpin shapes', () => {
     const far = (kind: 'staccato' | 'up-bow' | 'trill-mark') => ({ kind, x0: 96, x1: 104, y0: 94, y1: 100, x: 100, y: 97, staff: 0, confidence: 1 });
     expect(attachArticulations([far('staccato')], [stroke], SPACE).has(stroke)).toBe(false);
     expect(attachArticulations([far('up-bow'), far('trill-mark')], [stroke], SPACE).get(stroke)).toEqual(['up-bow']);
+  });
+
+  it('read a hairpin from the ink, whatever classes the model paints its pieces as, staff line and paper among them', () => {
+    const map = classMap();
+    const ink = blankInk();
+    // A crescendo under the staff, eight spaces long, a space and a half open at its right end.
+    inkLine(ink, 200, 180, 296, 171);
+    inkLine(ink, 200, 180, 296, 189);
+    // The model calls its first third text, its middle staff line, and leaves its last third as paper.
+    line(map, CLASS_INDEX.text, 200, 180, 232, 177);
+    line(map, CLASS_INDEX.text, 200, 180, 232, 183);
+    line(map, CLASS_INDEX.staffLine, 232, 177, 264, 174);
+    line(map, CLASS_INDEX.staffLine, 232, 183, 264, 186);
+    const hairpins = readHairpins(map, staves, SPACE, ink);
+    expect(hairpins.map((h) => [h.kind, h.staff, Math.round(h.x0 / 10), Math.round(h.x1 / 10)])).toEqual([['crescendo', 0, 20, 30]]);
+    // Inside a staff's band no hairpin is read: there the lines are the staff's.
+    const inStaff = blankInk();
+    inkLine(inStaff, 200, 118, 296, 112);
+    inkLine(inStaff, 200, 118, 296, 124);
+    expect(readHairpins(map, staves, SPACE, inStaff).filter((h) => h.y0 < 150)).toEqual([]);
+  });
+
+  it('read no hairpin in a word and its extender line, nor in the end of a beam the staff cuts off', () => {
+    const map = classMap();
+    const ink = blankInk();
+    // "so" (a space tall, a space and a half wide) and its extender along the baseline, five spaces long:
+    // the model paints it all as a slur at times.
+    inkBox(ink, 200, 168, 202, 180);
+    inkBox(ink, 200, 168, 210, 170);
+    inkBox(ink, 208, 168, 210, 180);
+    inkBox(ink, 212, 168, 220, 170);
+    inkBox(ink, 212, 168, 214, 180);
+    inkBox(ink, 218, 168, 220, 180);
+    inkLine(ink, 200, 178, 280, 178);
+    box(map, CLASS_INDEX.tieSlur, 200, 168, 220, 180);
+    line(map, CLASS_INDEX.tieSlur, 200, 178, 280, 178);
+    // A beam rising from inside the staff to two spaces over it: six spaces long, half a space thick.
+    for (let x = 400; x <= 472; x++) inkBox(ink, x, Math.round(110 - (x - 400) / 3), x + 1, Math.round(116 - (x - 400) / 3));
+    expect(readHairpins(map, staves, SPACE, ink)).toEqual([]);
+    // Read from the class map alone, without the ink, the word is no hairpin either.
+    expect(readHairpins(map, staves, SPACE)).toEqual([]);
+  });
+
+  it('give a hairpin between two staves to the upper one, unless it hugs the lower one’s top line', () => {
+    const two = [straightStaff(100, SPACE, 0, 800), straightStaff(220, SPACE, 0, 800)];
+    // The gap runs from 148 to 220: a hairpin two thirds of the way down is still the upper staff's.
+    expect(hairpinStaff(two, 400, 196, SPACE)).toBe(0);
+    // One a space over the lower staff's top line is drawn above that staff.
+    expect(hairpinStaff(two, 400, 208, SPACE)).toBe(1);
+    // Over the top staff: that staff's.
+    expect(hairpinStaff(two, 400, 80, SPACE)).toBe(0);
+    // Two staves ten spaces apart (a piano's hands): three spaces over the left hand, the right hand's
+    // still; in the last quarter of a wider gap (between systems), the lower staff's.
+    const wide = [straightStaff(100, SPACE, 0, 800), straightStaff(268, SPACE, 0, 800)];
+    expect(hairpinStaff(wide, 400, 232, SPACE)).toBe(0);
+    const systems = [straightStaff(100, SPACE, 0, 800), straightStaff(340, SPACE, 0, 800)];
+    expect(hairpinStaff(systems, 400, 310, SPACE)).toBe(1);
+  });
+
+  it('read a hairpin the model painted as a slur and as text as a hairpin, and as no slur', () => {
+    const map = classMap();
+    const ink = blankInk();
+    inkLine(ink, 200, 189, 296, 180);
+    inkLine(ink, 200, 171, 296, 180);
+    line(map, CLASS_INDEX.tieSlur, 200, 189, 250, 184);
+    line(map, CLASS_INDEX.text, 250, 184, 296, 180);
+    line(map, CLASS_INDEX.tieSlur, 200, 171, 250, 176);
+    line(map, CLASS_INDEX.text, 250, 176, 296, 180);
+    const { hairpins, curves } = readSymbols(map, staves, SPACE, ink);
+    expect(hairpins.map((h) => h.kind)).toEqual(['diminuendo']);
+    expect(curves).toEqual([]);
   });
 });
