@@ -385,7 +385,9 @@ function classify(lines: Line[], input: TextPageInput): TextLine[] {
       // Non-lyric text nearer the staff below is written for it: a tempo over a system, else an expression.
       const nearBelow = below !== undefined && top(below, cx) - row.y1 < row.y0 - bottom(staff, cx);
       const startsSystem = nearBelow && systems.some((s) => s.staves[0] === below);
-      out.push(make(row, startsSystem ? 'tempo' : 'expression', { staff: nearBelow ? below : staff }));
+      // Within a system, expression words stand under the staff they are for, as its dynamics do.
+      const cy = (row.y0 + row.y1) / 2;
+      out.push(startsSystem ? make(row, 'tempo', { staff: below }) : make(row, 'expression', { staff: nearBelow ? markStaff(input, cx, cy) : staff }));
     }
   }
 
