@@ -29,7 +29,7 @@ export interface CellBox {
 
 /**
  * The cell of one mark: the ink of the components `own` (labels of `labels`)
- * inside `box`, on paper, centred in the cell at the page's own scale (the
+ * inside `box` ([x0, x1) × [y0, y1)), on paper, centred in the cell at the page's own scale (the
  * prepared page is at the canonical staff space, so a mark's size says
  * something), shrunk only when it does not fit. 0 ink … 1 paper, row-major.
  */
@@ -45,7 +45,8 @@ export function dynamicCell(gray: { width: number; height: number; data: Uint8Ar
       // The page pixel under the cell pixel's centre (nearest: the cell is at most as fine as the page).
       const px = Math.floor(cx + (x + 0.5 - DYNAMIC_CELL_WIDTH / 2) / scale);
       const py = Math.floor(cy + (y + 0.5 - DYNAMIC_CELL_HEIGHT / 2) / scale);
-      if (px < 0 || py < 0 || px >= gray.width || py >= gray.height) continue;
+      // Only what lies inside the box: a mark cut from a line leaves the mark beside it out.
+      if (px < Math.max(0, box.x0) || py < Math.max(0, box.y0) || px >= Math.min(gray.width, box.x1) || py >= Math.min(gray.height, box.y1)) continue;
       const i = py * gray.width + px;
       if (own.has(labels[i]!)) cell[y * DYNAMIC_CELL_WIDTH + x] = gray.data[i]! / 255;
     }

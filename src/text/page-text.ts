@@ -20,7 +20,7 @@ import type { GrayImage } from '../image/gray.js';
 import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { OcrReader, OcrWord } from './ocr.js';
-import { MIN_DYNAMIC_PROBABILITY, readDynamicMarks, type DynamicReading } from './read-dynamics.js';
+import { MIN_DYNAMIC_PROBABILITY, readDynamicMarks, type DynamicMark } from './read-dynamics.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
 
 export interface ReadLine extends TextBox {
@@ -88,19 +88,21 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
   const readings = await readDynamicMarks(input.gray, regions.labels, marks).catch(() => []);
   // What the model calls none goes to the OCR too: italic words ("cresc.", "dim.") are painted as dynamics as well.
   const sure = marks.flatMap((line, i) => {
-    const reading = readings[i];
-    return reading && reading.mark !== 'none' && reading.probability >= MIN_DYNAMIC_PROBABILITY ? [{ line, reading }] : [];
+    const read = readings[i] ?? [];
+    return read.length && read.every((r) => r.mark !== 'none' && r.probability >= MIN_DYNAMIC_PROBABILITY) ? [{ line, read }] : [];
   });
   const unsure = marks.filter((line) => !sure.some((s) => s.line === line));
   const lines = [...(await words), ...(await readLines(input.gray, regions, unsure, ocr, early))];
-  for (const { line, reading } of sure) lines.push(markLine(line, reading));
+  for (const { line, read } of sure) lines.push(...read.map((mark) => markLine(line, mark)));
   return { page: input.page, transform: input.transform, staves: [...input.staves], lines };
 }
 
-/** A mark the dynamics model read, as a line of one word: its element name, at the model's confidence. */
-function markLine(line: TextLine, reading: DynamicReading): ReadLine {
-  const word = { text: reading.mark, confidence: Math.round(reading.probability * 100), x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1, symbols: [] };
-  return { kind: line.kind, size: line.size, spans: line.spans, x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1, text: reading.mark, words: [word], ...(line.staff !== undefined ? { staff: line.staff } : {}) };
+/** A mark the dynamics model read off a line, as a line of one word: its element name, at the model's confidence. */
+function markLine(line: TextLine, mark: DynamicMark): ReadLine {
+  const box = { x0: mark.x0, y0: mark.y0, x1: mark.x1, y1: mark.y1 };
+  const word = { text: mark.mark, confidence: Math.round(mark.probability * 100), ...box, symbols: [] };
+  const spans = line.spans.filter(([a, b]) => b > box.x0 && a < box.x1);
+  return { kind: line.kind, size: line.size, spans, ...box, text: mark.mark, words: [word], ...(line.staff !== undefined ? { staff: line.staff } : {}) };
 }
 
 /** Lines read by the OCR, placed back on the page; a line it reads nothing in is left out. */
