@@ -142,6 +142,7 @@ const ASSETS = [
   ['models/symbols.onnx', 'models/symbols.onnx'],
   ['models/digits.onnx', 'models/digits.onnx'],
   ['models/marks.onnx', 'models/marks.onnx'],
+  ['models/dynamics.onnx', 'models/dynamics.onnx'],
   [`${ortDist}/ort-wasm-simd-threaded.mjs`, 'wasm/ort-wasm-simd-threaded.mjs'],
   [`${ortDist}/ort-wasm-simd-threaded.wasm`, 'wasm/ort-wasm-simd-threaded.wasm'],
   [pkgFile('@jsquash/webp/codec/dec/webp_dec.wasm'), 'wasm/webp_dec.wasm'],

@@ -226,6 +226,18 @@ export function readDynamic(text: string): string | undefined {
   return DYNAMICS.has(read) ? read : undefined;
 }
 
+/** Fewest letters a word read among the dynamics has: two or one ("If", "Fy") are a mark misread. */
+const MIN_MARK_WORD_LETTERS = 3;
+/** The letters dynamics are spelled with: a line of only these that spells none is a mark misread ("Szp"), not a word. */
+const DYNAMIC_LETTERS = /^[pmfszrn]+$/;
+
+/** A line found among the dynamics pixels that spells no dynamic, as expression words ("cresc."); undefined where it reads as a misread mark. */
+export function readMarkWords(text: string): string | undefined {
+  const words = cleanText(text);
+  const letters = words.toLowerCase().replace(/[^\p{L}]/gu, '');
+  return letters.length >= MIN_MARK_WORD_LETTERS && !DYNAMIC_LETTERS.test(letters) ? words : undefined;
+}
+
 /** Words and dynamics under or over a staff, as directions at the note whose place they start at. */
 function applyDirections(events: readonly PageEvent[], page: PageText): void {
   const lines = page.lines.filter((line) => (line.kind === 'tempo' || line.kind === 'expression' || line.kind === 'dynamics') && line.staff !== undefined);
@@ -237,7 +249,8 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     const distance = Math.max(staffLineY(staff, 0, cx) - line.y1, line.y0 - staffLineY(staff, 4, cx));
     if (distance > staff.space * DIRECTION_DISTANCE) continue;
     const dynamics = line.kind === 'dynamics' ? readDynamic(line.text) : undefined;
-    const { words, metronome } = line.kind === 'dynamics' ? {} : readTempoText(line.text);
+    // Italic words among the dynamics pixels ("cresc.", "dim.") are expression words.
+    const { words, metronome } = line.kind !== 'dynamics' ? readTempoText(line.text) : dynamics ? {} : { words: readMarkWords(line.text) };
     if (!dynamics && !words && !metronome) continue;
     // The first note at or after the text's start, or the last one before it when none follows in reach.
     const notes = byStaff.get(line.staff!) ?? [];

@@ -1,9 +1,10 @@
 /**
  * The text stage of one page: find and classify the text (text-regions.ts),
  * then read the lines that go somewhere — the title block's credits, part
- * names, lyrics, tempo and expression words and dynamics — each as its own
- * crop through the job's OCR worker. Other text (measure numbers, page
- * footers) is classified but not read.
+ * names, lyrics, tempo and expression words — each as its own crop through
+ * the job's OCR worker, and the dynamics through their own model
+ * (read-dynamics.ts; the OCR reads only those it is unsure of). Other text
+ * (measure numbers, page footers) is classified but not read.
  *
  * A crop holds only the line's own glyphs on white, so stems, slurs and
  * beams crossing a lyric line never reach the reader, and is enlarged to
@@ -19,6 +20,7 @@ import type { GrayImage } from '../image/gray.js';
 import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { OcrReader, OcrWord } from './ocr.js';
+import { MIN_DYNAMIC_PROBABILITY, readDynamicMarks, type DynamicMark } from './read-dynamics.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
 
 export interface ReadLine extends TextBox {
@@ -79,9 +81,35 @@ function glyphKey(line: TextLine): string {
 export async function readPageText(input: TextPageInput & { transform: PageTransform }, ocr: OcrReader, early?: EarlyText): Promise<PageText> {
   const regions = findTextRegions(input, early?.components);
   const wanted = regions.lines.filter((line) => READ.has(line.kind));
+  const marks = wanted.filter((line) => line.kind === 'dynamics');
+  // The words go to the OCR first; the dynamics model reads the marks meanwhile, and what it is unsure of follows them.
+  const words = readLines(input.gray, regions, wanted.filter((line) => line.kind !== 'dynamics'), ocr, early);
+  // A model that does not load leaves every mark to the OCR, as text is an extra that never fails a page.
+  const readings = await readDynamicMarks(input.gray, regions.labels, marks).catch(() => []);
+  // What the model calls none goes to the OCR too: italic words ("cresc.", "dim.") are painted as dynamics as well.
+  const sure = marks.flatMap((line, i) => {
+    const read = readings[i] ?? [];
+    return read.length && read.every((r) => r.mark !== 'none' && r.probability >= MIN_DYNAMIC_PROBABILITY) ? [{ line, read }] : [];
+  });
+  const unsure = marks.filter((line) => !sure.some((s) => s.line === line));
+  const lines = [...(await words), ...(await readLines(input.gray, regions, unsure, ocr, early))];
+  for (const { line, read } of sure) lines.push(...read.map((mark) => markLine(line, mark)));
+  return { page: input.page, transform: input.transform, staves: [...input.staves], lines };
+}
+
+/** A mark the dynamics model read off a line, as a line of one word: its element name, at the model's confidence. */
+function markLine(line: TextLine, mark: DynamicMark): ReadLine {
+  const box = { x0: mark.x0, y0: mark.y0, x1: mark.x1, y1: mark.y1 };
+  const word = { text: mark.mark, confidence: Math.round(mark.probability * 100), ...box, symbols: [] };
+  const spans = line.spans.filter(([a, b]) => b > box.x0 && a < box.x1);
+  return { kind: line.kind, size: line.size, spans, ...box, text: mark.mark, words: [word], ...(line.staff !== undefined ? { staff: line.staff } : {}) };
+}
+
+/** Lines read by the OCR, placed back on the page; a line it reads nothing in is left out. */
+async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly TextLine[], ocr: OcrReader, early?: EarlyText): Promise<ReadLine[]> {
   // Every line is sent at once: the worker reads them one after another on its own thread, while this
   // one goes on with the music. Sent one by one, each line would wait for this thread to be free.
-  const crops = wanted.map((line) => cropLine(input.gray, regions, line));
+  const crops = wanted.map((line) => cropLine(gray, regions, line));
   const read = await Promise.all(crops.map((crop, i) => early?.words.get(glyphKey(wanted[i]!)) ?? readCrop(ocr, crop)));
   const lines: ReadLine[] = [];
   wanted.forEach((line, i) => {
@@ -110,7 +138,7 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
       ...(line.verse !== undefined ? { verse: line.verse } : {}),
     });
   });
-  return { page: input.page, transform: input.transform, staves: [...input.staves], lines };
+  return lines;
 }
 
 /** A line cut out for reading: `toPage` takes an x in the image back to the page; y is its top row on the page. */

@@ -133,7 +133,32 @@ const DYNAMIC_SIZE: readonly [number, number] = [0.6, 4];
 /** Letters of one dynamic stand closer than this share of their height (they often touch: "mf"). */
 const DYNAMIC_LETTER_GAP = 0.6;
 
-/** Dynamics letters joined into marks ("sfz", "mp"), each belonging to the staff it stands nearest. */
+/**
+ * How much nearer (staff spaces) a mark between two staves of one system must stand to the lower
+ * staff to belong to it: an instrument's dynamics stand under its staff, often past the middle of a
+ * narrow gap.
+ */
+const BELOW_STAFF_PREFERENCE = 1.5;
+
+/**
+ * The staff a mark at (x, y) belongs to: the nearest, except that a mark in the gap between two
+ * staves of one system belongs to the upper one unless it stands clearly nearer the lower.
+ */
+export function markStaff(input: Pick<TextPageInput, 'staves' | 'systems'>, x: number, y: number): number {
+  const { staves, systems } = input;
+  const nearest = nearestStaff(staves, x, y);
+  if (nearest < 0) return nearest;
+  const lower = staves[nearest]!;
+  const toLower = staffLineY(lower, 0, x) - y;
+  if (toLower <= 0) return nearest;
+  const system = systems.find((s) => s.staves.includes(nearest));
+  const above = system?.staves[system.staves.indexOf(nearest) - 1];
+  if (above === undefined) return nearest;
+  const toUpper = y - staffLineY(staves[above]!, 4, x);
+  return toUpper > 0 && toUpper - toLower <= lower.space * BELOW_STAFF_PREFERENCE ? above : nearest;
+}
+
+/** Dynamics letters joined into marks ("sfz", "mp"), each belonging to its staff (see {@link markStaff}). */
 function dynamicWords(letters: Glyph[], input: TextPageInput): TextLine[] {
   const words: Line[] = [];
   for (const g of [...letters].sort((a, b) => a.x0 - b.x0)) {
@@ -146,7 +171,7 @@ function dynamicWords(letters: Glyph[], input: TextPageInput): TextLine[] {
     else words.push(lineOf(g));
   }
   return words.flatMap((w): TextLine[] => {
-    const staff = nearestStaff(input.staves, (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2);
+    const staff = markStaff(input, (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2);
     if (staff < 0) return [];
     return [{ kind: 'dynamics', x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size: median(w.heights), glyphs: w.glyphs.map((g) => g.label), spans: inkSpans(w.glyphs), staff }];
   });
@@ -360,7 +385,9 @@ function classify(lines: Line[], input: TextPageInput): TextLine[] {
       // Non-lyric text nearer the staff below is written for it: a tempo over a system, else an expression.
       const nearBelow = below !== undefined && top(below, cx) - row.y1 < row.y0 - bottom(staff, cx);
       const startsSystem = nearBelow && systems.some((s) => s.staves[0] === below);
-      out.push(make(row, startsSystem ? 'tempo' : 'expression', { staff: nearBelow ? below : staff }));
+      // Within a system, expression words stand under the staff they are for, as its dynamics do.
+      const cy = (row.y0 + row.y1) / 2;
+      out.push(startsSystem ? make(row, 'tempo', { staff: below }) : make(row, 'expression', { staff: nearBelow ? markStaff(input, cx, cy) : staff }));
     }
   }
 

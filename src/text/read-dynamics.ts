@@ -1,0 +1,93 @@
+/**
+ * Dynamics read by their own model (models/dynamics.onnx) rather than by
+ * tesseract: each mark the text finding groups from the symbol model's
+ * dynamics pixels ("sfz", "mp") is cut into a cell (dynamic-cells.ts) and
+ * classified whole. The model may also say it is none (a piece of a word or
+ * of a hairpin painted as dynamics); a reading it is unsure of is left to
+ * the OCR.
+ */
+import * as ort from 'onnxruntime-web';
+import type { GrayImage } from '../image/gray.js';
+import { onnxModel } from '../symbols/onnx-model.js';
+import { DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH, DYNAMIC_CLASSES, dynamicCell, type CellBox } from './dynamic-cells.js';
+import type { TextLine } from './text-regions.js';
+
+export const DYNAMICS_MODEL_FILE = 'dynamics.onnx';
+export const DYNAMICS_MODEL_VERSION = 'dynamics-1';
+
+/** Below this probability the model's reading is a guess, and the OCR reads the mark instead. */
+export const MIN_DYNAMIC_PROBABILITY = 0.8;
+
+/** A mark as the model reads it: a MusicXML dynamics element name, or `none`, with its probability. */
+export interface DynamicReading {
+  mark: (typeof DYNAMIC_CLASSES)[number];
+  probability: number;
+}
+
+/** A mark read off a line: the model's reading and the mark's box in prepared pixels. */
+export interface DynamicMark extends DynamicReading, CellBox {}
+
+/**
+ * The model's reading of each line (of kind `dynamics`), in order: one mark, or two where the line
+ * is two marks side by side ("fz" and a "p" just after it, their letters as close as a mark's own)
+ * that the model reads each more surely than the whole. `labels` are the page's ink components the
+ * lines' glyphs name.
+ */
+export async function readDynamicMarks(gray: GrayImage, labels: Int32Array, lines: readonly TextLine[]): Promise<DynamicMark[][]> {
+  if (!lines.length) return [];
+  const model = await onnxModel(DYNAMICS_MODEL_FILE);
+  // The whole line first, then each split at a gap between its inks into a left and a right part.
+  const cells: { own: Set<number>; box: CellBox }[] = [];
+  const plans = lines.map((line) => {
+    const own = new Set(line.glyphs);
+    const whole = cells.push({ own, box: line }) - 1;
+    const splits = line.spans.slice(1).map((span, i) => {
+      const left = inkBox(labels, gray.width, own, { x0: line.x0, y0: line.y0, x1: line.spans[i]![1], y1: line.y1 });
+      const right = inkBox(labels, gray.width, own, { x0: span[0], y0: line.y0, x1: line.x1, y1: line.y1 });
+      return { left: cells.push({ own, box: left }) - 1, right: cells.push({ own, box: right }) - 1, boxes: [left, right] };
+    });
+    return { whole, splits };
+  });
+  const size = DYNAMIC_CELL_WIDTH * DYNAMIC_CELL_HEIGHT;
+  const input = new Float32Array(cells.length * size);
+  // A dynamics line's box is its glyphs' (text-regions.ts), as the training's cells are centred on theirs.
+  cells.forEach(({ own, box }, i) => input.set(dynamicCell(gray, labels, own, box), i * size));
+  const output = await model.run({ image: new ort.Tensor('float32', input, [cells.length, 1, DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH]) });
+  const logits = output.logits!.data as Float32Array;
+  const k = DYNAMIC_CLASSES.length;
+  const read = cells.map((_, i) => best(logits.subarray(i * k, (i + 1) * k)));
+  return lines.map((line, n) => {
+    const { whole, splits } = plans[n]!;
+    let chosen: DynamicMark[] = [{ ...read[whole]!, x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1 }];
+    let sureness = read[whole]!.mark === 'none' ? 0 : read[whole]!.probability;
+    for (const split of splits) {
+      const [a, b] = [read[split.left]!, read[split.right]!];
+      const both = a.mark !== 'none' && b.mark !== 'none' && Math.min(a.probability, b.probability) >= MIN_DYNAMIC_PROBABILITY ? a.probability * b.probability : 0;
+      if (both > sureness) {
+        sureness = both;
+        chosen = [{ ...a, ...split.boxes[0]! }, { ...b, ...split.boxes[1]! }];
+      }
+    }
+    return chosen;
+  });
+}
+
+/** The box of the ink of `own` inside a box of the page (the part of a line left or right of a gap). */
+function inkBox(labels: Int32Array, width: number, own: ReadonlySet<number>, box: CellBox): CellBox {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let y = Math.floor(box.y0); y < box.y1; y++) {
+    for (let x = Math.floor(box.x0); x < box.x1; x++) {
+      if (!own.has(labels[y * width + x]!)) continue;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x + 1), Math.max(y1, y + 1)];
+    }
+  }
+  return x0 <= x1 ? { x0, y0, x1, y1 } : box;
+}
+
+/** The most likely class and its probability. */
+function best(row: Float32Array): DynamicReading {
+  let index = 0;
+  for (let k = 1; k < row.length; k++) if (row[k]! > row[index]!) index = k;
+  const total = row.reduce((s, v) => s + Math.exp(v - row[index]!), 0);
+  return { mark: DYNAMIC_CLASSES[index]!, probability: 1 / total };
+}

@@ -1,0 +1,56 @@
+/** Words and dynamics found among the dynamics pixels, applied to the notes they stand under (apply-text.ts). */
+import { describe, expect, it } from 'vitest';
+import type { Score } from '../../src/score/model.js';
+import type { Staff } from '../../src/staves/detect-staves.js';
+import { applyText } from '../../src/text/apply-text.js';
+import type { PageText, ReadLine } from '../../src/text/page-text.js';
+
+const SPACE = 12;
+const STAFF: Staff = { xs: [0, 1000], lines: [0, 1, 2, 3, 4].map((l) => [100 + l * SPACE, 100 + l * SPACE]), x0: 0, x1: 1000, space: SPACE };
+
+/** One part, one measure, one quarter note on the staff at x 200, read from page 0 at the prepared scale. */
+function score(): Score {
+  const evidence = { page: 0, box: { x: 200, y: 118, width: 14, height: 12 }, confidence: 1 };
+  return {
+    credits: {},
+    partGroups: [],
+    parts: [{
+      id: 'P1', name: '', instrumentId: 'strings.violin', midiProgram: 40, staves: 1,
+      measures: [{
+        number: '1', clefs: [], directions: [], evidence: { ...evidence, box: { x: 0, y: 100, width: 1000, height: 48 } },
+        voices: [{ id: '1', events: [{ kind: 'note', duration: { n: 1, d: 1 }, type: 'quarter', dots: 0, staff: 1, notes: [{ pitch: { step: 'B', alter: 0, octave: 4 }, evidence }], lyrics: [], evidence }] }],
+      }],
+    }],
+  };
+}
+
+/** A dynamics line read as `text`, under the staff at the note. */
+function markLine(text: string): ReadLine {
+  const box = { x0: 196, y0: 172, x1: 236, y1: 184 };
+  return { kind: 'dynamics', size: 12, spans: [[box.x0, box.x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff: 0 };
+}
+
+function page(lines: ReadLine[]): PageText {
+  return { page: 0, transform: { sourceWidth: 1000, sourceHeight: 1000, scale: 1, skew: 0, width: 1000, height: 1000 }, staves: [STAFF], lines };
+}
+
+describe('directions from the dynamics pixels', () => {
+  it('takes a dynamic where the letters spell one', () => {
+    const s = score();
+    applyText(s, [page([markLine('mf')])]);
+    expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ dynamics: 'mf', placement: 'below' }]);
+  });
+
+  it('takes an italic word painted as dynamics as expression words', () => {
+    const s = score();
+    applyText(s, [page([markLine('cresc.')])]);
+    expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ words: 'cresc.' }]);
+    expect(s.parts[0]!.measures[0]!.directions[0]!.dynamics).toBeUndefined();
+  });
+
+  it('leaves out a mark misread as two letters', () => {
+    const s = score();
+    applyText(s, [page([markLine('If')])]);
+    expect(s.parts[0]!.measures[0]!.directions).toEqual([]);
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * Samples for the dynamics classifier (models/dynamics.onnx), cut from
+ * engraved pages with the engine's own code (page preparation, ink
+ * components, src/text/dynamic-cells.ts):
+ *
+ *   npx tsx training/model/export-dynamics.ts --pages 150 --seed 1 --out /tmp/dynamics/dynamics.bin
+ *
+ * Each page is a random score (training/data/random-score.ts, one to four
+ * staves) engraved by Verovio in a font and staff size drawn from the seed.
+ * Its dynamics are redrawn: one mark per measure in the whole score (in some
+ * of the parts), so that a mark Verovio labels is known by the measure it stands in, with
+ * expression words beside some of them. Each mark
+ * gives a cell of the ink components inside its box. Negatives ("none") are
+ * runs of one to four letters of the page's other text — expression and tempo
+ * words, lyrics, measure numbers, fingering, tuplet numbers — hairpins, and
+ * the pieces of music that stand loose beside notes (accidentals, rests,
+ * flags, ties, clefs, signatures): what the symbol model may paint as dynamics.
+ *
+ * Output: `count × (1 label byte + DYNAMIC_CELL_HEIGHT·DYNAMIC_CELL_WIDTH
+ * bytes, 0 ink … 255 paper)`, label = index into DYNAMIC_CLASSES, with
+ * `<out>.json` describing it, read by train_dynamics.py.
+ */
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
+import { toPreparedPoint } from '../../src/reading/page-transform.js';
+import { add, compare, ZERO, type Fraction } from '../../src/score/fraction.js';
+import type { Box, Score } from '../../src/score/model.js';
+import { DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH, DYNAMIC_CLASSES, dynamicCell, type CellBox } from '../../src/text/dynamic-cells.js';
+import { labelInk, type InkComponents } from '../../src/text/text-regions.js';
+import { createRng, type Rng } from '../data/prng.js';
+import { generateRandomScore } from '../data/random-score.js';
+import { renderPages, VEROVIO_FONTS, type RenderedPage } from '../data/render-pages.js';
+
+/** Label kinds whose letters make negatives. */
+const NEGATIVE_KINDS = new Set(['dir', 'tempo', 'syl', 'mNum', 'fing', 'tuplet', 'hairpin', 'accid', 'rest', 'flag', 'tie', 'clef', 'keySig', 'meterSig']);
+/** Words set among the dynamics, whose letters make negatives (an expression word's f or p is not a dynamic). */
+const WORDS = ['cresc.', 'dim.', 'dolce', 'espress.', 'pizz.', 'arco', 'rit.', 'a tempo', 'sempre', 'poco a poco', 'sotto voce', 'mezza voce', 'sf sempre', 'Allegro', 'Presto', 'simile', 'rinf.', 'sfogato', 'smorz.', 'morendo', 'con sord.', 'senza sord.', 'tr', '3', '5'];
+/** Negatives per mark on a page. */
+const NEGATIVES_PER_MARK = 0.6;
+/** A component belongs to a labelled box when its centre lies within this many spaces of it. */
+const BOX_SLACK = 0.15;
+
+/**
+ * Replaces a score's dynamics by new ones, one mark per measure index in the
+ * whole score (in some of the parts, each at a random note); returns each
+ * measure's mark.
+ */
+function redrawDynamics(score: Score, rng: Rng): Map<number, string> {
+  for (const part of score.parts) {
+    for (const measure of part.measures) {
+      for (const d of measure.directions) delete d.dynamics;
+      measure.directions = measure.directions.filter((d) => d.words || d.metronome || d.wedge || d.pedal || d.rehearsal || d.sign);
+    }
+  }
+  const marks = new Map<number, string>();
+  const measures = score.parts[0]!.measures.length;
+  for (let m = 0; m < measures; m++) {
+    if (!rng.chance(0.8)) continue;
+    const dynamics = DYNAMIC_CLASSES[rng.int(1, DYNAMIC_CLASSES.length - 1)]!;
+    for (const part of score.parts) {
+      const measure = part.measures[m]!;
+      const voice = measure.voices[0];
+      if (!voice || !rng.chance(0.8)) continue;
+      const onsets: { offset: Fraction; staff: number }[] = [];
+      let t = ZERO;
+      for (const e of voice.events) {
+        if (e.kind === 'note' && !e.grace) onsets.push({ offset: t, staff: e.staff });
+        t = add(t, e.duration);
+      }
+      if (!onsets.length) continue;
+      const at = rng.pick(onsets);
+      measure.directions.push({ offset: at.offset, staff: at.staff, placement: rng.chance(0.8) ? 'below' : 'above', dynamics });
+      if (rng.chance(0.3)) {
+        const other = rng.pick(onsets);
+        measure.directions.push({ offset: other.offset, staff: other.staff, placement: rng.chance(0.5) ? 'below' : 'above', words: rng.pick(WORDS) });
+      }
+      measure.directions.sort((a, b) => compare(a.offset, b.offset));
+      marks.set(m, dynamics);
+    }
+  }
+  return marks;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string', default: '150' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string', default: '/tmp/dynamics/dynamics.bin' },
+    },
+  });
+  const rng = createRng(Number(values.seed));
+  const fd = openSync(values.out!, 'w');
+  const counts = new Array<number>(DYNAMIC_CLASSES.length).fill(0);
+  const write = (label: number, cell: Float32Array) => {
+    const record = new Uint8Array(1 + cell.length);
+    record[0] = label;
+    for (let k = 0; k < cell.length; k++) record[1 + k] = Math.round(cell[k]! * 255);
+    writeSync(fd, record);
+    counts[label]!++;
+  };
+  let pagesDone = 0;
+  for (let n = 0; pagesDone < Number(values.pages); n++) {
+    const scoreRng = rng.fork();
+    const score = generateRandomScore(rng.int(1, 1e9), { staves: scoreRng.int(1, 4), measures: scoreRng.int(8, 20) });
+    const marks = redrawDynamics(score, scoreRng);
+    const pages = await renderPages(score, {
+      font: VEROVIO_FONTS[n % VEROVIO_FONTS.length]!,
+      pageWidth: scoreRng.int(1800, 2400),
+      pageHeight: 2970,
+      staffSpacePx: scoreRng.int(10, 26),
+      hideEmptyStaves: false,
+    });
+    for (const page of pages) {
+      samplePage(page, marks, scoreRng, write);
+      if (++pagesDone >= Number(values.pages)) break;
+    }
+    if (n % 10 === 9) console.log(`${pagesDone} pages, ${counts.reduce((a, b) => a + b, 0)} cells`);
+  }
+  closeSync(fd);
+  const count = counts.reduce((a, b) => a + b, 0);
+  const perClass = Object.fromEntries(DYNAMIC_CLASSES.map((c, i) => [c, counts[i]]));
+  writeFileSync(`${values.out}.json`, `${JSON.stringify({ count, height: DYNAMIC_CELL_HEIGHT, width: DYNAMIC_CELL_WIDTH, classes: DYNAMIC_CLASSES, perClass, pages: pagesDone, seed: Number(values.seed) }, null, 2)}\n`);
+  console.log(`${count} cells from ${pagesDone} pages → ${values.out}`, perClass);
+}
+
+/** The measure index a labelled box stands in: the measure across its centre, of the system nearest it. */
+function measureOf(page: RenderedPage, box: Box): number | undefined {
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  const { systems, measures } = page.labels;
+  let system = -1;
+  let best = Infinity;
+  systems.forEach((s, i) => {
+    const d = cy < s.bbox.y ? s.bbox.y - cy : cy > s.bbox.y + s.bbox.height ? cy - s.bbox.y - s.bbox.height : 0;
+    if (d < best) {
+      best = d;
+      system = i;
+    }
+  });
+  return measures.find((m) => m.system === system && cx >= m.bbox.x && cx < m.bbox.x + m.bbox.width)?.index;
+}
+
+/** The ink components no larger than a box of the prepared page whose centres lie inside it of the prepared page, left to right. */
+function componentsIn(components: InkComponents, box: CellBox, slack: number): number[] {
+  const found: number[] = [];
+  components.boxes.forEach((b, label) => {
+    if (label === 0) return;
+    const cx = (b.x0 + b.x1) / 2;
+    const cy = (b.y0 + b.y1) / 2;
+    const fits = b.x1 - b.x0 <= box.x1 - box.x0 + 2 * slack && b.y1 - b.y0 <= box.y1 - box.y0 + 2 * slack;
+    if (fits && cx >= box.x0 - slack && cx <= box.x1 + slack && cy >= box.y0 - slack && cy <= box.y1 + slack) found.push(label);
+  });
+  return found.sort((a, b) => components.boxes[a]!.x0 - components.boxes[b]!.x0);
+}
+
+function unionBox(components: InkComponents, labels: readonly number[]): CellBox {
+  const boxes = labels.map((l) => components.boxes[l]!);
+  return { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+}
+
+function samplePage(page: RenderedPage, marks: Map<number, string>, rng: Rng, write: (label: number, cell: Float32Array) => void): void {
+  const prepared = preparePage(page.image);
+  const t = prepared.transform;
+  const toPrepared = (b: Box): CellBox => {
+    const [x0, y0] = toPreparedPoint(t, b.x, b.y);
+    const [x1, y1] = toPreparedPoint(t, b.x + b.width, b.y + b.height);
+    return { x0, y0, x1, y1 };
+  };
+  const components = labelInk(prepared.ink);
+  const slack = CANONICAL_STAFF_SPACE * BOX_SLACK;
+  let positives = 0;
+  for (const s of page.labels.symbols) {
+    if (s.kind !== 'dynam') continue;
+    const measure = measureOf(page, s.bbox);
+    const mark = measure === undefined ? undefined : marks.get(measure);
+    if (!mark) continue;
+    const own = componentsIn(components, toPrepared(s.bbox), slack);
+    if (!own.length) continue;
+    write(DYNAMIC_CLASSES.indexOf(mark as (typeof DYNAMIC_CLASSES)[number]), dynamicCell(prepared.gray, components.labels, new Set(own), unionBox(components, own)));
+    positives++;
+  }
+  const others = page.labels.symbols.filter((s) => NEGATIVE_KINDS.has(s.kind));
+  const wanted = Math.max(4, Math.round(positives * NEGATIVES_PER_MARK));
+  for (let tries = 0, made = 0; made < wanted && tries < wanted * 5 && others.length; tries++) {
+    const s = others[rng.int(0, others.length - 1)]!;
+    const inside = componentsIn(components, toPrepared(s.bbox), slack);
+    if (!inside.length) continue;
+    const from = rng.int(0, inside.length - 1);
+    const run = inside.slice(from, from + rng.int(1, 4));
+    write(0, dynamicCell(prepared.gray, components.labels, new Set(run), unionBox(components, run)));
+    made++;
+  }
+}
+
+await main();
