@@ -74,7 +74,7 @@ const build = (input, dir, { browser = false } = {}) => ({
   plugins: [clean(dir), assetPaths(), ...(browser ? [withoutNativeRuntime(), noNativeRuntime()] : []), ts()],
   output: { dir, format: 'es', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
   onwarn(warning, warn) {
-    // xmlbuilder2 and fflate are external; anything else unresolved is a real problem.
+    // The runtime dependencies are external; anything else unresolved is a real problem.
     if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(warning.message);
     warn(warning);
   },
@@ -112,29 +112,6 @@ const aliases = {
 const alias = () => ({
   name: 'bundle-aliases',
   resolveId: (id) => aliases[id] ?? null,
-});
-
-/**
- * Browser stand-ins for the two Node modules xmlbuilder2 requires as it loads: `url` (for
- * international domain names in URLs, which MusicXML writing never parses) and `events`
- * (the base class of its streaming builder, which ScoreSight does not use).
- */
-const SHIMS = {
-  url: `export function domainToASCII(domain) { try { return new URL('http://' + domain).hostname; } catch { return ''; } }
-export function domainToUnicode(domain) { return domain; }
-export default { domainToASCII, domainToUnicode };`,
-  events: `export class EventEmitter {
-  #listeners = new Map();
-  on(name, listener) { this.#listeners.set(name, [...(this.#listeners.get(name) ?? []), listener]); return this; }
-  off(name, listener) { this.#listeners.set(name, (this.#listeners.get(name) ?? []).filter((l) => l !== listener)); return this; }
-  emit(name, ...args) { const ls = this.#listeners.get(name) ?? []; for (const l of ls) l.apply(this, args); return ls.length > 0; }
-}
-export default { EventEmitter };`,
-};
-const shims = () => ({
-  name: 'node-shims',
-  resolveId: (id) => (Object.hasOwn(SHIMS, id) ? `\0shim:${id}` : null),
-  load: (id) => (id.startsWith('\0shim:') ? SHIMS[id.slice('\0shim:'.length)] : null),
 });
 
 /** The assets the bundle fetches at run time, copied beside it: [source, destination in dist/bundle]. */
@@ -220,7 +197,7 @@ const printSizes = () => ({
   },
 });
 
-const nodeBuiltin = (id) => id.startsWith('node:') || (builtinModules.includes(id) && !Object.hasOwn(SHIMS, id));
+const nodeBuiltin = (id) => id.startsWith('node:') || builtinModules.includes(id);
 
 const bundle = {
   input: { scoresight: 'src/index.ts', ...worker },
@@ -238,7 +215,6 @@ const bundle = {
     rewrite('webp-wasm-path', '/codec/dec/webp_dec.js', [['"webp_dec.wasm"', '"./wasm/webp_dec.wasm"']]),
     withoutNativeRuntime(),
     alias(),
-    shims(),
     resolve({ browser: true, preferBuiltins: false, exportConditions: ['browser', 'import', 'module', 'default'] }),
     // Emscripten loaders require Node's modules only on their Node path; leave those requires alone.
     commonjs({ ignore: nodeBuiltin, ignoreDynamicRequires: true }),
