@@ -2,6 +2,8 @@
 // browser bundle, and (through tsc) the type declarations.
 //
 // - dist/node, dist/browser: dependencies stay external; an application's bundler or Node resolves them.
+//   dist/browser needs no Node module and names every file it loads (the worker, the models) with
+//   `new URL('./…', import.meta.url)`, which Vite and webpack copy into the application's build.
 // - dist/bundle: everything bundled, for pages without a bundler (the drop-in demo): the library
 //   (scoresight.js), the recognition worker (recognition-worker.js), lazily loaded chunks beside them
 //   (pdf.js and its in-thread worker, the HEIC and WebP decoders), and the assets they fetch:
@@ -40,10 +42,10 @@ const rewrite = (name, file, replacements) => ({
   },
 });
 
-// src/env.ts finds models/ one folder up from src/. The built files (dist/node/*.js, dist/browser/*.js) use
-// the bundle's copy, dist/bundle/models/, the package's only one. Chunks stay beside their entries to keep
-// that path fixed.
-const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/'", "'../bundle/models/'"]]);
+// src/env.ts names each model in models/, one folder up from src/. The built files (dist/node/*.js,
+// dist/browser/*.js) use the bundle's copy, dist/bundle/models/, the package's only one. Chunks stay beside
+// their entries to keep that path fixed.
+const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/", "'../bundle/models/"]]);
 
 /** Empties an output folder first: chunk names carry content hashes, and old chunks and maps would pile up and ship. */
 const clean = (dir) => ({ name: 'clean', buildStart: () => rmSync(dir, { recursive: true, force: true }) });
@@ -68,11 +70,18 @@ const noNativeRuntime = () => ({
   },
 });
 
+/**
+ * The browser build imports onnxruntime-web's WebAssembly-only build, as the self-contained bundle does:
+ * an application's bundler then copies its 14 MB WebAssembly (named by `new URL(…, import.meta.url)` in
+ * it), not the default build's 28 MB one with WebGPU, which ScoreSight never uses.
+ */
+const BROWSER_PATHS = { 'onnxruntime-web': 'onnxruntime-web/wasm' };
+
 const build = (input, dir, { browser = false } = {}) => ({
   input,
   external,
   plugins: [clean(dir), assetPaths(), ...(browser ? [withoutNativeRuntime(), noNativeRuntime()] : []), ts()],
-  output: { dir, format: 'es', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+  output: { dir, format: 'es', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', ...(browser && { paths: BROWSER_PATHS }) },
   onwarn(warning, warn) {
     // The runtime dependencies are external; anything else unresolved is a real problem.
     if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(warning.message);
@@ -206,7 +215,7 @@ const bundle = {
   plugins: [
     // The bundle's files sit in one folder, its assets in models/ and wasm/ beside them.
     rewrite('bundle-asset-paths', '/src/env.ts', [
-      ["'../models/'", "'./models/'"],
+      ["'../models/", "'./models/"],
       ['wasmBase: undefined,', "wasmBase: new URL('./wasm/', import.meta.url).href,"],
       ['tessdata: undefined,', "tessdata: { base: new URL('./tessdata/', import.meta.url).href, languages: ['eng'], gzip: true },"],
       ['tesseractBase: undefined,', "tesseractBase: new URL('./tesseract/', import.meta.url).href,"],
