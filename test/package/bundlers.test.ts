@@ -3,6 +3,8 @@
  * no configuration: each imports `scoresight`, is built by its bundler, served
  * from the bundler's output alone, and recognises the fixture PDF in real
  * Chromium in the library's worker, into exactly the notes it was engraved from.
+ * And the same Vite application on Vite's development server, with the one
+ * line of configuration the README gives for it.
  *
  * Each application is a temporary folder whose `node_modules/scoresight` is
  * the packed tarball (`npm pack`), unpacked as `npm install` would put it.
@@ -21,8 +23,8 @@
  */
 import { createHash } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
@@ -136,27 +138,62 @@ function run(app: string, args: string[]): Promise<void> {
 /** Every file under a folder, relative to it. */
 const filesIn = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => f.replaceAll('\\', '/'));
 
-/** Serves a folder, and the fixture PDF at /melody.pdf, on a free port. */
-async function serve(dir: string): Promise<{ url: string; server: Server }> {
+/** Serves a folder on a free port. */
+async function serve(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
-    const file = path === '/melody.pdf' ? FIXTURE_PDF : normalize(join(dir, path === '/' ? 'index.html' : path));
-    if ((file !== FIXTURE_PDF && !file.startsWith(dir + sep)) || !existsSync(file)) {
+    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(dir + sep) || !existsSync(file)) {
       res.writeHead(404).end();
       return;
     }
     res.writeHead(200, { 'Content-Type': MIME_TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((done) => server.close(() => done())) };
+}
+
+/** A free port on this machine, for a server that wants one named. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
 }
 
 /**
- * Opens the built application, recognises the fixture PDF there and returns the MusicXML, with every
- * problem seen on the way: page errors, failed requests, and requests outside the application's output.
+ * Starts Vite's development server on the application and resolves once it listens. It serves the
+ * library's files as they are in node_modules (not one prebundled file), which is what the documented
+ * line of configuration asks of it.
  */
-async function recogniseIn(dir: string): Promise<{ xml: string; problems: string[] }> {
-  const { url, server } = await serve(dir);
+async function startViteDev(app: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [VITE, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: app });
+  let output = '';
+  await new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`vite did not start:\n${output}`)), 120_000);
+    const listen = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes(`:${port}/`)) {
+        clearTimeout(timer);
+        done();
+      }
+    };
+    child.stdout.on('data', listen);
+    child.stderr.on('data', listen);
+    child.on('exit', (code) => fail(new Error(`vite exited (${code}):\n${output}`)));
+  });
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  return { url: `http://127.0.0.1:${port}/`, close: () => (child.kill(), exited) };
+}
+
+/**
+ * Opens the application at `url`, recognises the fixture PDF there (served beside it as melody.pdf) and
+ * returns the MusicXML, with every problem seen on the way: page errors, failed requests, and requests
+ * outside the application's origin.
+ */
+async function recogniseAt(url: string): Promise<{ xml: string; problems: string[] }> {
   const context = await browser.newContext();
   const problems: string[] = [];
   try {
@@ -164,19 +201,29 @@ async function recogniseIn(dir: string): Promise<{ xml: string; problems: string
     tab.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
     context.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
     context.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+      if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) problems.push(`HTTP ${response.status()}: ${response.url()}`);
     });
     context.on('request', (request) => {
       const target = request.url();
       if (!target.startsWith(url) && !target.startsWith('blob:') && !target.startsWith('data:')) problems.push(`request off the page's origin: ${target}`);
     });
     await tab.goto(url);
-    await tab.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 60_000 });
+    await tab.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 120_000 });
     const xml = await tab.evaluate((pdf) => (window as unknown as { recognise(url: string): Promise<string> }).recognise(pdf), `${url}melody.pdf`);
     return { xml, problems };
   } finally {
     await context.close();
-    await new Promise((done) => server.close(done));
+  }
+}
+
+/** Serves a built application's output folder, with the fixture PDF beside it, and recognises it there. */
+async function recogniseIn(out: string): Promise<{ xml: string; problems: string[] }> {
+  copyFileSync(FIXTURE_PDF, join(out, 'melody.pdf'));
+  const { url, close } = await serve(out);
+  try {
+    return await recogniseAt(url);
+  } finally {
+    await close();
   }
 }
 
@@ -199,17 +246,47 @@ function expectAssetsEmitted(app: string, out: string): void {
   expect(emitted.has(sha(join(ROOT, 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wasm'))), 'the WebGPU build of onnxruntime').toBe(false);
 }
 
+/** A Vite application: index.html loading src/main.js. */
+function createViteApp(name: string): string {
+  const app = createApp(name);
+  writeFileSync(join(app, 'index.html'), page('/src/main.js'));
+  writeFileSync(join(app, 'src/main.js'), APP_SOURCE);
+  return app;
+}
+
+/**
+ * The one line a Vite user adds for the development server (README): Vite's dependency prebundling would
+ * fold the library into one file, away from its worker and models; left out of it, the library's CommonJS
+ * dependencies still need prebundling, named through it. Builds (`vite build`) need none of this.
+ */
+const VITE_DEV_LINE = `optimizeDeps: { exclude: ['scoresight'], include: ['scoresight > saxes', 'scoresight > @tonejs/midi', 'scoresight > jpeg-js', 'scoresight > heic-decode'] },`;
+
 describe('applications bundled from the published package', () => {
   it('Vite, with no configuration: builds, and recognises the fixture PDF in Chromium', { timeout: BUILD_TIMEOUT_MS + 300_000 }, async () => {
-    const app = createApp('vite-app');
-    writeFileSync(join(app, 'index.html'), page('/src/main.js'));
-    writeFileSync(join(app, 'src/main.js'), APP_SOURCE);
+    const app = createViteApp('vite-app');
     await run(app, [VITE, 'build', '--logLevel', 'warn']);
     const out = join(app, 'dist');
     expectAssetsEmitted(app, out);
     const { xml, problems } = await recogniseIn(out);
     expect(problems).toEqual([]);
     expect(noteContent(readMusicXml(xml))).toEqual(expectedNotes());
+  });
+
+  it("Vite's development server, with the one documented line: recognises the fixture PDF in Chromium", { timeout: 600_000 }, async () => {
+    const app = createViteApp('vite-dev-app');
+    // Beside the documented line, only what this test's layout needs: the dependencies are links to the
+    // project's node_modules, outside the application's folder, which the server serves only when allowed.
+    writeFileSync(join(app, 'vite.config.mjs'), `export default {\n  ${VITE_DEV_LINE}\n  server: { fs: { allow: ['/'] } },\n};\n`);
+    mkdirSync(join(app, 'public'));
+    copyFileSync(FIXTURE_PDF, join(app, 'public/melody.pdf'));
+    const server = await startViteDev(app);
+    try {
+      const { xml, problems } = await recogniseAt(server.url);
+      expect(problems).toEqual([]);
+      expect(noteContent(readMusicXml(xml))).toEqual(expectedNotes());
+    } finally {
+      await server.close();
+    }
   });
 
   it('webpack, with its defaults: builds, and recognises the fixture PDF in Chromium', { timeout: BUILD_TIMEOUT_MS + 300_000 }, async () => {
