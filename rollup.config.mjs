@@ -77,10 +77,25 @@ const noNativeRuntime = () => ({
  */
 const BROWSER_PATHS = { 'onnxruntime-web': 'onnxruntime-web/wasm' };
 
+/**
+ * An application's bundler would need a stand-in for any Node module the browser build imported, even on a
+ * path only Node takes: Node's modules are reached there through `process.getBuiltinModule`, and an import
+ * of one fails the build.
+ */
+const noNodeImports = () => ({
+  name: 'no-node-imports',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      const node = chunk.type === 'chunk' ? [...chunk.imports, ...chunk.dynamicImports].filter(nodeBuiltin) : [];
+      if (node.length) throw new Error(`dist/browser/${chunk.fileName} imports ${node.join(', ')}, which a bundler would have to stand in for`);
+    }
+  },
+});
+
 const build = (input, dir, { browser = false } = {}) => ({
   input,
   external,
-  plugins: [clean(dir), assetPaths(), ...(browser ? [withoutNativeRuntime(), noNativeRuntime()] : []), ts()],
+  plugins: [clean(dir), assetPaths(), ...(browser ? [withoutNativeRuntime(), noNativeRuntime(), noNodeImports()] : []), ts()],
   output: { dir, format: 'es', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', ...(browser && { paths: BROWSER_PATHS }) },
   onwarn(warning, warn) {
     // The runtime dependencies are external; anything else unresolved is a real problem.
