@@ -2,6 +2,8 @@
 // browser bundle, and (through tsc) the type declarations.
 //
 // - dist/node, dist/browser: dependencies stay external; an application's bundler or Node resolves them.
+//   dist/browser needs no Node module and names every file it loads (the worker, the models) with
+//   `new URL('./…', import.meta.url)`, which Vite and webpack copy into the application's build.
 // - dist/bundle: everything bundled, for pages without a bundler (the drop-in demo): the library
 //   (scoresight.js), the recognition worker (recognition-worker.js), lazily loaded chunks beside them
 //   (pdf.js and its in-thread worker, the HEIC and WebP decoders), and the assets they fetch:
@@ -40,10 +42,10 @@ const rewrite = (name, file, replacements) => ({
   },
 });
 
-// src/env.ts finds models/ one folder up from src/. The built files (dist/node/*.js, dist/browser/*.js) use
-// the bundle's copy, dist/bundle/models/, the package's only one. Chunks stay beside their entries to keep
-// that path fixed.
-const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/'", "'../bundle/models/'"]]);
+// src/env.ts names each model in models/, one folder up from src/. The built files (dist/node/*.js,
+// dist/browser/*.js) use the bundle's copy, dist/bundle/models/, the package's only one. Chunks stay beside
+// their entries to keep that path fixed.
+const assetPaths = () => rewrite('asset-paths', '/src/env.ts', [["'../models/", "'../bundle/models/"]]);
 
 /** Empties an output folder first: chunk names carry content hashes, and old chunks and maps would pile up and ship. */
 const clean = (dir) => ({ name: 'clean', buildStart: () => rmSync(dir, { recursive: true, force: true }) });
@@ -68,13 +70,35 @@ const noNativeRuntime = () => ({
   },
 });
 
+/**
+ * The browser build imports onnxruntime-web's WebAssembly-only build, as the self-contained bundle does:
+ * an application's bundler then copies its 14 MB WebAssembly (named by `new URL(…, import.meta.url)` in
+ * it), not the default build's 28 MB one with WebGPU, which ScoreSight never uses.
+ */
+const BROWSER_PATHS = { 'onnxruntime-web': 'onnxruntime-web/wasm' };
+
+/**
+ * An application's bundler would need a stand-in for any Node module the browser build imported, even on a
+ * path only Node takes: Node's modules are reached there through `process.getBuiltinModule`, and an import
+ * of one fails the build.
+ */
+const noNodeImports = () => ({
+  name: 'no-node-imports',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      const node = chunk.type === 'chunk' ? [...chunk.imports, ...chunk.dynamicImports].filter(nodeBuiltin) : [];
+      if (node.length) throw new Error(`dist/browser/${chunk.fileName} imports ${node.join(', ')}, which a bundler would have to stand in for`);
+    }
+  },
+});
+
 const build = (input, dir, { browser = false } = {}) => ({
   input,
   external,
-  plugins: [clean(dir), assetPaths(), ...(browser ? [withoutNativeRuntime(), noNativeRuntime()] : []), ts()],
-  output: { dir, format: 'es', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+  plugins: [clean(dir), assetPaths(), ...(browser ? [withoutNativeRuntime(), noNativeRuntime(), noNodeImports()] : []), ts()],
+  output: { dir, format: 'es', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', ...(browser && { paths: BROWSER_PATHS }) },
   onwarn(warning, warn) {
-    // xmlbuilder2 and fflate are external; anything else unresolved is a real problem.
+    // The runtime dependencies are external; anything else unresolved is a real problem.
     if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(warning.message);
     warn(warning);
   },
@@ -112,29 +136,6 @@ const aliases = {
 const alias = () => ({
   name: 'bundle-aliases',
   resolveId: (id) => aliases[id] ?? null,
-});
-
-/**
- * Browser stand-ins for the two Node modules xmlbuilder2 requires as it loads: `url` (for
- * international domain names in URLs, which MusicXML writing never parses) and `events`
- * (the base class of its streaming builder, which ScoreSight does not use).
- */
-const SHIMS = {
-  url: `export function domainToASCII(domain) { try { return new URL('http://' + domain).hostname; } catch { return ''; } }
-export function domainToUnicode(domain) { return domain; }
-export default { domainToASCII, domainToUnicode };`,
-  events: `export class EventEmitter {
-  #listeners = new Map();
-  on(name, listener) { this.#listeners.set(name, [...(this.#listeners.get(name) ?? []), listener]); return this; }
-  off(name, listener) { this.#listeners.set(name, (this.#listeners.get(name) ?? []).filter((l) => l !== listener)); return this; }
-  emit(name, ...args) { const ls = this.#listeners.get(name) ?? []; for (const l of ls) l.apply(this, args); return ls.length > 0; }
-}
-export default { EventEmitter };`,
-};
-const shims = () => ({
-  name: 'node-shims',
-  resolveId: (id) => (Object.hasOwn(SHIMS, id) ? `\0shim:${id}` : null),
-  load: (id) => (id.startsWith('\0shim:') ? SHIMS[id.slice('\0shim:'.length)] : null),
 });
 
 /** The assets the bundle fetches at run time, copied beside it: [source, destination in dist/bundle]. */
@@ -221,7 +222,7 @@ const printSizes = () => ({
   },
 });
 
-const nodeBuiltin = (id) => id.startsWith('node:') || (builtinModules.includes(id) && !Object.hasOwn(SHIMS, id));
+const nodeBuiltin = (id) => id.startsWith('node:') || builtinModules.includes(id);
 
 const bundle = {
   input: { scoresight: 'src/index.ts', ...worker },
@@ -230,7 +231,7 @@ const bundle = {
   plugins: [
     // The bundle's files sit in one folder, its assets in models/ and wasm/ beside them.
     rewrite('bundle-asset-paths', '/src/env.ts', [
-      ["'../models/'", "'./models/'"],
+      ["'../models/", "'./models/"],
       ['wasmBase: undefined,', "wasmBase: new URL('./wasm/', import.meta.url).href,"],
       ['tessdata: undefined,', "tessdata: { base: new URL('./tessdata/', import.meta.url).href, languages: ['eng'], gzip: true },"],
       ['tesseractBase: undefined,', "tesseractBase: new URL('./tesseract/', import.meta.url).href,"],
@@ -239,7 +240,6 @@ const bundle = {
     rewrite('webp-wasm-path', '/codec/dec/webp_dec.js', [['"webp_dec.wasm"', '"./wasm/webp_dec.wasm"']]),
     withoutNativeRuntime(),
     alias(),
-    shims(),
     resolve({ browser: true, preferBuiltins: false, exportConditions: ['browser', 'import', 'module', 'default'] }),
     // Emscripten loaders require Node's modules only on their Node path; leave those requires alone.
     commonjs({ ignore: nodeBuiltin, ignoreDynamicRequires: true }),

@@ -7,10 +7,19 @@
  * offline and from the page's own origin. The published package holds each
  * once: the models and the WebAssembly in the self-contained bundle's
  * `dist/bundle/models/` and `dist/bundle/wasm/`, which the Node and browser
- * builds read the models from too (the build rewrites `modelBase`).
+ * builds read the models from too (the build rewrites the models' paths).
+ *
+ * An application bundled by Vite or webpack from `dist/browser/` needs no
+ * setting: each model is named by a `new URL('…', import.meta.url)` of its
+ * own, which both bundlers copy into the application's build, and
+ * onnxruntime-web names its WebAssembly the same way.
  */
 export interface ScoreSightEnv {
-  /** Base URL (browsers) or file URL (Node) of the `models/` folder. */
+  /**
+   * Base URL (browsers) or file URL (Node) of the `models/` folder. Its default is the folder of the
+   * package's own models (in a bundled application, the folder the bundler put them in, under names of its
+   * own); a host that sets it serves `symbols.onnx`, `digits.onnx` and `marks.onnx` there under those names.
+   */
   modelBase: string;
   /**
    * Base URL of onnxruntime-web's WebAssembly files; undefined lets onnxruntime find them next to its own
@@ -88,8 +97,22 @@ function runningHost(): ThreadHost {
   return { hardwareConcurrency: typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : undefined, crossOriginIsolated };
 }
 
+/**
+ * The models the package ships, by file name, each at a URL written out whole: bundlers see every
+ * `new URL(…, import.meta.url)` with a literal path, copy the file into the application's build and put its final URL
+ * (often a name with a hash) in its place. A folder URL (`'../models/'`) they would not copy.
+ */
+const SHIPPED_MODELS: Readonly<Record<string, string>> = {
+  'symbols.onnx': new URL('../models/symbols.onnx', import.meta.url).href,
+  'digits.onnx': new URL('../models/digits.onnx', import.meta.url).href,
+  'marks.onnx': new URL('../models/marks.onnx', import.meta.url).href,
+};
+
+/** The folder the shipped models sit in: `env.modelBase` until the host sets it. */
+export const SHIPPED_MODEL_BASE = new URL('./', SHIPPED_MODELS['symbols.onnx']).href;
+
 export const env: ScoreSightEnv = {
-  modelBase: new URL('../models/', import.meta.url).href,
+  modelBase: SHIPPED_MODEL_BASE,
   wasmBase: undefined,
   threads: defaultThreads(),
   tessdata: undefined,
@@ -97,11 +120,35 @@ export const env: ScoreSightEnv = {
   backend: 'auto',
 };
 
-/** Reads an asset relative to a base: the file system in Node, fetch elsewhere. */
-export async function loadAsset(base: string, name: string): Promise<Uint8Array> {
-  const url = new URL(name, base.endsWith('/') ? base : `${base}/`);
+/**
+ * Where a model is read from: the package's own copy (at the URL its bundler gave it) while `env.modelBase`
+ * is the default, else `file` in the folder the host named.
+ */
+export function modelUrl(file: string): string {
+  const shipped = env.modelBase === SHIPPED_MODEL_BASE ? SHIPPED_MODELS[file] : undefined;
+  return shipped ?? new URL(file, withSlash(env.modelBase)).href;
+}
+
+/**
+ * The settings a worker is given, each thread having its own module instance of `env`: all of them, but
+ * `modelBase` only once the host has set it. A worker bundled apart from this thread has its own URLs for
+ * the shipped models (its bundler's), which the default base of this thread's copy would hide.
+ */
+export function envForWorker(): Partial<ScoreSightEnv> {
+  const { modelBase, ...rest } = env;
+  return modelBase === SHIPPED_MODEL_BASE ? rest : { ...rest, modelBase };
+}
+
+const withSlash = (base: string) => (base.endsWith('/') ? base : `${base}/`);
+
+/**
+ * Reads an asset: the file system in Node for a file URL, fetch elsewhere. Node's file system is reached
+ * through `process.getBuiltinModule`, not an import, so that no bundler looks for a Node module to stand in for.
+ */
+export async function loadAsset(href: string): Promise<Uint8Array> {
+  const url = new URL(href);
   if (isNode && url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
+    const { readFile } = process.getBuiltinModule('fs/promises');
     return new Uint8Array(await readFile(url));
   }
   const response = await fetch(url);

@@ -1,7 +1,9 @@
-/** The inference threads ScoreSight uses unless told otherwise. */
+/** The inference threads ScoreSight uses unless told otherwise, and where it reads its models. */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultThreads, env, MAX_DEFAULT_THREADS } from '../src/env.js';
+import { defaultThreads, env, envForWorker, MAX_DEFAULT_THREADS, modelUrl, SHIPPED_MODEL_BASE } from '../src/env.js';
 
 describe('env.threads', () => {
   it('defaults in Node to the cores available, capped', () => {
@@ -31,6 +33,34 @@ describe('env.threads', () => {
       expect(ort.env.wasm.numThreads).toBe(MAX_DEFAULT_THREADS + 1);
     } finally {
       Object.assign(env, before);
+    }
+  });
+});
+
+describe('where the models are read from', () => {
+  it('reads each shipped model from its own URL while env.modelBase is the default, and from the folder the host names once set', () => {
+    const before = env.modelBase;
+    try {
+      expect(env.modelBase).toBe(SHIPPED_MODEL_BASE);
+      expect(modelUrl('symbols.onnx')).toBe(new URL('symbols.onnx', SHIPPED_MODEL_BASE).href);
+      expect(existsSync(fileURLToPath(modelUrl('digits.onnx')))).toBe(true);
+      env.modelBase = 'https://example.org/assets/models';
+      expect(modelUrl('marks.onnx')).toBe('https://example.org/assets/models/marks.onnx');
+    } finally {
+      env.modelBase = before;
+    }
+  });
+
+  it('gives a worker every setting, but env.modelBase only once the host has set it', () => {
+    const before = env.modelBase;
+    try {
+      // A worker bundled apart has its own URLs for the shipped models: this thread's default would hide them.
+      expect(envForWorker()).not.toHaveProperty('modelBase');
+      expect(envForWorker()).toMatchObject({ threads: env.threads, backend: env.backend });
+      env.modelBase = '/scoresight/models/';
+      expect(envForWorker().modelBase).toBe('/scoresight/models/');
+    } finally {
+      env.modelBase = before;
     }
   });
 });

@@ -7,12 +7,11 @@
  * changes are slotted in at their offsets with `<backup>`/`<forward>` as
  * needed. `<divisions>` are derived per measure from the exact durations.
  */
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { add, compare, lcm, sub, ZERO, type Fraction } from '../score/fraction.js';
 import { instrumentById } from '../score/instruments.js';
 import type { Direction, Measure, NoteEvent, Part, PartGroup, Score, VoiceEvent } from '../score/model.js';
 import { LIBRARY_VERSION } from '../version.js';
+import { writeXmlDocument, XmlNode } from './xml-writer.js';
 
 export interface MusicXmlWriteOptions {
   /** Version of the recognition model that read the pages; omitted for scores that were not recognised. */
@@ -48,21 +47,23 @@ const PAGE_HEIGHT = 1684;
 const PAGE_WIDTH = 1190;
 const MARGIN = 80;
 
+/** The DOCTYPE that names the MusicXML 4.0 partwise DTD, which readers such as MuseScore and Finale look for. */
+const PARTWISE_DOCTYPE = {
+  name: 'score-partwise',
+  publicId: '-//Recordare//DTD MusicXML 4.0 Partwise//EN',
+  systemId: 'http://www.musicxml.org/dtds/partwise.dtd',
+};
+
 export function writeMusicXml(score: Score, options: MusicXmlWriteOptions = {}): string {
-  const doc = create({ version: '1.0', encoding: 'UTF-8' }).dtd({
-    name: 'score-partwise',
-    pubID: '-//Recordare//DTD MusicXML 4.0 Partwise//EN',
-    sysID: 'http://www.musicxml.org/dtds/partwise.dtd',
-  });
-  const root = doc.ele('score-partwise', { version: '4.0' });
+  const root = new XmlNode('score-partwise', { version: '4.0' });
   writeHeader(root, score, options);
   const ids = partIds(score.parts);
   writePartList(root.ele('part-list'), score, ids);
   score.parts.forEach((part, i) => writePart(root.ele('part', { id: ids[i] }), part));
-  return doc.end({ prettyPrint: true, indent: '  ' });
+  return writeXmlDocument(root, PARTWISE_DOCTYPE);
 }
 
-function writeHeader(root: XMLBuilder, score: Score, options: MusicXmlWriteOptions): void {
+function writeHeader(root: XmlNode, score: Score, options: MusicXmlWriteOptions): void {
   const { credits } = score;
   if (credits.title) root.ele('work').ele('work-title').txt(credits.title);
   const ident = root.ele('identification');
@@ -114,7 +115,7 @@ function partIds(parts: Part[]): string[] {
   });
 }
 
-function writePartList(list: XMLBuilder, score: Score, ids: string[]): void {
+function writePartList(list: XmlNode, score: Score, ids: string[]): void {
   const groups = score.partGroups.map((g, i) => ({ ...g, number: String(i + 1) }));
   let channel = 0;
   score.parts.forEach((part, i) => {
@@ -147,7 +148,7 @@ function writePartList(list: XMLBuilder, score: Score, ids: string[]): void {
   });
 }
 
-function writeGroup(list: XMLBuilder, group: PartGroup & { number: string }, type: 'start' | 'stop'): void {
+function writeGroup(list: XmlNode, group: PartGroup & { number: string }, type: 'start' | 'stop'): void {
   const el = list.ele('part-group', { type, number: group.number });
   if (type === 'stop') return;
   if (group.name) el.ele('group-name').txt(group.name);
@@ -155,7 +156,7 @@ function writeGroup(list: XMLBuilder, group: PartGroup & { number: string }, typ
   el.ele('group-barline').txt(group.barlinesConnected ? 'yes' : 'no');
 }
 
-function writePart(el: XMLBuilder, part: Part): void {
+function writePart(el: XmlNode, part: Part): void {
   let divisions = 0;
   part.measures.forEach((measure, index) => {
     const needed = measureDivisions(measure);
@@ -183,7 +184,7 @@ function measureDivisions(measure: Measure): number {
   return d;
 }
 
-function writeStartAttributes(m: XMLBuilder, part: Part, measure: Measure, first: boolean, divisions: number | undefined): void {
+function writeStartAttributes(m: XmlNode, part: Part, measure: Measure, first: boolean, divisions: number | undefined): void {
   const clefs = measure.clefs.filter((c) => compare(c.offset, ZERO) === 0);
   const any = divisions !== undefined || measure.key || measure.time || clefs.length || measure.multiRest || (first && (part.staves > 1 || part.transposition));
   if (!any) return;
@@ -211,14 +212,14 @@ function writeStartAttributes(m: XMLBuilder, part: Part, measure: Measure, first
   if (measure.multiRest) a.ele('measure-style').ele('multiple-rest').txt(String(measure.multiRest));
 }
 
-function writeClef(a: XMLBuilder, part: Part, clef: Measure['clefs'][number]): void {
+function writeClef(a: XmlNode, part: Part, clef: Measure['clefs'][number]): void {
   const el = a.ele('clef', part.staves > 1 ? { number: String(clef.staff) } : {});
   el.ele('sign').txt(clef.sign);
   el.ele('line').txt(String(clef.line));
   if (clef.octaveChange) el.ele('clef-octave-change').txt(String(clef.octaveChange));
 }
 
-function writeBarline(m: XMLBuilder, barline: NonNullable<Measure['rightBarline']>, location: 'left' | 'right'): void {
+function writeBarline(m: XmlNode, barline: NonNullable<Measure['rightBarline']>, location: 'left' | 'right'): void {
   const el = m.ele('barline', { location });
   el.ele('bar-style').txt(barline.style);
   if (barline.ending) {
@@ -232,15 +233,15 @@ function writeBarline(m: XMLBuilder, barline: NonNullable<Measure['rightBarline'
 }
 
 /** Things that happen at a point in the measure rather than in a voice. */
-type PointItem = { offset: Fraction; write: (m: XMLBuilder) => void };
+type PointItem = { offset: Fraction; write: (m: XmlNode) => void };
 
-function writeMeasureContent(m: XMLBuilder, part: Part, measure: Measure, divisions: number): void {
+function writeMeasureContent(m: XmlNode, part: Part, measure: Measure, divisions: number): void {
   const ticks = (f: Fraction) => (f.n * divisions) / f.d;
   const points: PointItem[] = [
-    ...measure.directions.map((d) => ({ offset: d.offset, write: (el: XMLBuilder) => writeDirection(el, part, d) })),
+    ...measure.directions.map((d) => ({ offset: d.offset, write: (el: XmlNode) => writeDirection(el, part, d) })),
     ...measure.clefs
       .filter((c) => compare(c.offset, ZERO) > 0)
-      .map((c) => ({ offset: c.offset, write: (el: XMLBuilder) => writeClef(el.ele('attributes'), part, c) })),
+      .map((c) => ({ offset: c.offset, write: (el: XmlNode) => writeClef(el.ele('attributes'), part, c) })),
   ].sort((a, b) => compare(a.offset, b.offset));
 
   let pos = ZERO;
@@ -274,7 +275,7 @@ function writeMeasureContent(m: XMLBuilder, part: Part, measure: Measure, divisi
   flushPoints(undefined);
 }
 
-function writeEvent(m: XMLBuilder, part: Part, voice: string, event: VoiceEvent, ticks: (f: Fraction) => number): void {
+function writeEvent(m: XmlNode, part: Part, voice: string, event: VoiceEvent, ticks: (f: Fraction) => number): void {
   const staff = part.staves > 1 ? String(event.staff) : undefined;
   // A hidden rest with a notated type was an invisible rest in the source; without one it is a gap.
   if (event.kind === 'rest' && event.hidden && !event.type) {
@@ -364,7 +365,7 @@ function writeEvent(m: XMLBuilder, part: Part, voice: string, event: VoiceEvent,
 }
 
 /** type, dots, accidental, time-modification, stem, notehead, staff — in schema order. */
-function writeNotation(n: XMLBuilder, event: VoiceEvent, staff: string | undefined, note?: NoteEvent['notes'][number]): void {
+function writeNotation(n: XmlNode, event: VoiceEvent, staff: string | undefined, note?: NoteEvent['notes'][number]): void {
   if (event.type) n.ele('type').txt(event.type);
   for (let d = 0; d < event.dots; d++) n.ele('dot');
   if (note?.accidental) {
@@ -383,13 +384,13 @@ function writeNotation(n: XMLBuilder, event: VoiceEvent, staff: string | undefin
 }
 
 /** The tuplet's start and stop; one the page leaves implied is written so that it stays unprinted. */
-function writeTupletMarks(notations: XMLBuilder, event: VoiceEvent): void {
+function writeTupletMarks(notations: XmlNode, event: VoiceEvent): void {
   const unprinted = event.tuplet?.implied ? { bracket: 'no', 'show-number': 'none' } : {};
   if (event.tuplet?.start) notations.ele('tuplet', { type: 'start', ...unprinted });
   if (event.tuplet?.stop) notations.ele('tuplet', { type: 'stop', ...unprinted });
 }
 
-function writeLyrics(n: XMLBuilder, event: NoteEvent): void {
+function writeLyrics(n: XmlNode, event: NoteEvent): void {
   for (const lyric of event.lyrics) {
     const l = n.ele('lyric', { number: String(lyric.verse) });
     l.ele('syllabic').txt(lyric.syllabic);
@@ -406,7 +407,7 @@ function writeLyrics(n: XMLBuilder, event: NoteEvent): void {
  * first, then the text; a hairpin that ends here before the dynamic that
  * ends it, one that starts here after the dynamic it starts from; the pedal last.
  */
-function writeDirection(m: XMLBuilder, part: Part, dir: Direction): void {
+function writeDirection(m: XmlNode, part: Part, dir: Direction): void {
   const visible =
     dir.words !== undefined || dir.dynamics !== undefined || dir.metronome !== undefined ||
     dir.wedge !== undefined || dir.pedal !== undefined || dir.rehearsal !== undefined || dir.sign !== undefined;

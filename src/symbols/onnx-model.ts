@@ -1,5 +1,5 @@
 /**
- * The ONNX models of recognition, each loaded once from `env.modelBase` and
+ * The ONNX models of recognition, each loaded once from where {@link modelUrl} says and
  * run by one of two backends (`env.backend`):
  * - onnxruntime-web's WebAssembly backend, the same code in Node and in
  *   browsers, whose settings come from `env` when the first model loads;
@@ -18,7 +18,7 @@
  * are the same cores: taking turns costs it nothing).
  */
 import * as ort from 'onnxruntime-web';
-import { env, loadAsset, type InferenceBackend } from '../env.js';
+import { env, loadAsset, modelUrl, type InferenceBackend } from '../env.js';
 import { OmrError } from '../errors.js';
 
 /** A loaded model: its runs take turns. */
@@ -115,7 +115,7 @@ const sessions = new Map<string, Promise<OnnxModel>>();
 export function onnxModel(file: string): Promise<OnnxModel> {
   const requested = env.backend;
   return once(sessions, `${requested}:${file}`, () =>
-    Promise.all([backendFor(requested), loadAsset(env.modelBase, file)])
+    Promise.all([backendFor(requested), loadAsset(modelUrl(file))])
       .then(([backend, bytes]) => createSession(backend, bytes))
       .then(oneRunAtATime),
   );

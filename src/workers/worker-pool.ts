@@ -13,7 +13,7 @@
  *   `dist/browser/recognition-worker.js`.
  */
 import { proxy, transfer, wrap } from 'comlink';
-import { env } from '../env.js';
+import { envForWorker } from '../env.js';
 import type { InputFile } from '../input/decode-pages.js';
 import { installOmrErrorTransfer } from './error-transfer.js';
 import { spawnNodeWorker } from './node-worker.js';
@@ -55,8 +55,9 @@ export function defaultPoolSize(): number {
 /** Starts the recognition worker shipped beside this module (see above). */
 export function spawnRecognitionWorker(): WorkerHandle {
   if (isNode) {
-    const fromSource = import.meta.url.endsWith('.ts');
-    return spawnNodeWorker(new URL(fromSource ? './recognition-worker.ts' : './recognition-worker.js', import.meta.url));
+    // Through a variable: bundlers take `new URL(…, import.meta.url)` for a file to copy, and this one is Node's.
+    const here = import.meta.url;
+    return spawnNodeWorker(new URL(here.endsWith('.ts') ? './recognition-worker.ts' : './recognition-worker.js', here));
   }
   return webWorkerHandle(new Worker(new URL('./recognition-worker.js', import.meta.url), { type: 'module' }));
 }
@@ -64,7 +65,7 @@ export function spawnRecognitionWorker(): WorkerHandle {
 function workerMember(handle: WorkerHandle): PoolMember {
   const remote = wrap<RecognitionApi>(handle.endpoint);
   // The worker has its own `env`: it gets this thread's, before any call.
-  const configured = remote.configure({ ...env });
+  const configured = remote.configure(envForWorker());
   return {
     calls: {
       async recognize(request, events) {

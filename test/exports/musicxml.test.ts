@@ -167,6 +167,36 @@ describe('writeMusicXml', () => {
     s.credits.title = 'Fish & <Chips> "quoted" \u00e9\u4e50';
     expect(readMusicXml(writeMusicXml(s)).credits.title).toBe(s.credits.title);
   });
+
+  it('escapes an ampersand that already looks like an entity, so the text reads back as it was', () => {
+    const s = kitchenSink();
+    s.credits.title = 'R&amp;B &#38; &nbsp;';
+    s.credits.composer = 'A&B';
+    const xml = writeMusicXml(s);
+    expect(xml).toContain('<work-title>R&amp;amp;B &amp;#38; &amp;nbsp;</work-title>');
+    expect(validate(xml)).toEqual([]);
+    expect(readMusicXml(xml).credits).toMatchObject({ title: s.credits.title, composer: 'A&B' });
+  });
+
+  it('drops characters XML cannot carry, so recognised text never makes the file unreadable', () => {
+    const s = kitchenSink();
+    s.credits.title = 'Sona\u0001ta\u000b';
+    const xml = writeMusicXml(s);
+    expect(validate(xml)).toEqual([]);
+    expect(readMusicXml(xml).credits.title).toBe('Sonata');
+  });
+
+  it('writes the declaration, the partwise DOCTYPE and two-space indentation', () => {
+    const lines = writeMusicXml(kitchenSink(), { encodingDate: '2020-01-01' }).split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<!DOCTYPE score-partwise PUBLIC "-//Recordare//DTD MusicXML 4.0 Partwise//EN" "http://www.musicxml.org/dtds/partwise.dtd">',
+      '<score-partwise version="4.0">',
+      '  <work>',
+      '    <work-title>Kitchen Sink</work-title>',
+    ]);
+    expect(lines.at(-1)).toBe('</score-partwise>');
+  });
 });
 
 describe('tuplets in MusicXML', () => {
