@@ -7,9 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const MiB = 1024 * 1024;
 
-/** The most the published tarball may weigh, compressed: 13.6 MiB measured, 6.6 MiB of it without text recognition's files. */
-const TARBALL_BUDGET = 14 * MiB;
-/** The most its files other than text recognition's may weigh, uncompressed: 22.1 MiB measured. */
+/** The most the published tarball may weigh, compressed: 14.0 MiB measured (13.6 before the dynamics model), about 6.9 MiB of it without text recognition's files. */
+const TARBALL_BUDGET = 14.5 * MiB;
+/** The most its files other than text recognition's may weigh, uncompressed: 22.0 MiB measured. */
 const UNPACKED_BUDGET_WITHOUT_OCR = 24 * MiB;
 /** Text recognition's files in the self-contained bundle: tesseract's cores and worker, and its English data. */
 const isOcr = (path: string) => path.startsWith('dist/bundle/tesseract/') || path.startsWith('dist/bundle/tessdata/');
