@@ -23,7 +23,7 @@ import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
 import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from './mark-cells.js';
 import type { MarkKind } from '../reading/mark-kinds.js';
-import { onnxModel } from './onnx-model.js';
+import { onnxModel, softmaxBest } from './onnx-model.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
 
@@ -124,14 +124,6 @@ export async function classifyMarks(gray: GrayImage, candidates: readonly MarkCa
     if (kind && kind !== 'none' && probability >= MIN_MARK_PROBABILITY) marks.push({ ...c, kind, confidence: c.confidence * probability });
   });
   return joinPieces(marks, space);
-}
-
-/** The most likely class and its probability. */
-function softmaxBest(row: Float32Array): { index: number; probability: number } {
-  let index = 0;
-  for (let k = 1; k < row.length; k++) if (row[k]! > row[index]!) index = k;
-  const total = row.reduce((s, v) => s + Math.exp(v - row[index]!), 0);
-  return { index, probability: 1 / total };
 }
 
 /** Marks of one kind whose boxes stand within MARK_JOIN spaces of each other become one; what stands inside a fermata is its dot. */

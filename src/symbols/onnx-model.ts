@@ -149,3 +149,11 @@ export function oneRunAtATime(session: Pick<ort.InferenceSession, 'run'>): OnnxM
     },
   };
 }
+
+/** A classifier's most likely class for one row of logits, and its probability (a softmax of the row). */
+export function softmaxBest(row: Float32Array): { index: number; probability: number } {
+  let index = 0;
+  for (let k = 1; k < row.length; k++) if (row[k]! > row[index]!) index = k;
+  const total = row.reduce((s, v) => s + Math.exp(v - row[index]!), 0);
+  return { index, probability: 1 / total };
+}

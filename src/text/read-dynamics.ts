@@ -8,7 +8,7 @@
  */
 import * as ort from 'onnxruntime-web';
 import type { GrayImage } from '../image/gray.js';
-import { onnxModel } from '../symbols/onnx-model.js';
+import { onnxModel, softmaxBest } from '../symbols/onnx-model.js';
 import { DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH, DYNAMIC_CLASSES, dynamicCell, type CellBox } from './dynamic-cells.js';
 import type { TextLine } from './text-regions.js';
 
@@ -55,7 +55,10 @@ export async function readDynamicMarks(gray: GrayImage, labels: Int32Array, line
   const output = await model.run({ image: new ort.Tensor('float32', input, [cells.length, 1, DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH]) });
   const logits = output.logits!.data as Float32Array;
   const k = DYNAMIC_CLASSES.length;
-  const read = cells.map((_, i) => best(logits.subarray(i * k, (i + 1) * k)));
+  const read = cells.map((_, i): DynamicReading => {
+    const { index, probability } = softmaxBest(logits.subarray(i * k, (i + 1) * k));
+    return { mark: DYNAMIC_CLASSES[index]!, probability };
+  });
   return lines.map((line, n) => {
     const { whole, splits } = plans[n]!;
     let chosen: DynamicMark[] = [{ ...read[whole]!, x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1 }];
@@ -82,12 +85,4 @@ function inkBox(labels: Int32Array, width: number, own: ReadonlySet<number>, box
     }
   }
   return x0 <= x1 ? { x0, y0, x1, y1 } : box;
-}
-
-/** The most likely class and its probability. */
-function best(row: Float32Array): DynamicReading {
-  let index = 0;
-  for (let k = 1; k < row.length; k++) if (row[k]! > row[index]!) index = k;
-  const total = row.reduce((s, v) => s + Math.exp(v - row[index]!), 0);
-  return { mark: DYNAMIC_CLASSES[index]!, probability: 1 / total };
 }
