@@ -20,7 +20,7 @@
  * bytes, 0 ink … 255 paper)`, label = index into DYNAMIC_CLASSES, with
  * `<out>.json` describing it, read by train_dynamics.py.
  */
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { openCellFile } from './cell-file.js';
 import { parseArgs } from 'node:util';
 import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
 import { toPreparedPoint } from '../../src/reading/page-transform.js';
@@ -91,15 +91,8 @@ async function main(): Promise<void> {
     },
   });
   const rng = createRng(Number(values.seed));
-  const fd = openSync(values.out!, 'w');
-  const counts = new Array<number>(DYNAMIC_CLASSES.length).fill(0);
-  const write = (label: number, cell: Float32Array) => {
-    const record = new Uint8Array(1 + cell.length);
-    record[0] = label;
-    for (let k = 0; k < cell.length; k++) record[1 + k] = Math.round(cell[k]! * 255);
-    writeSync(fd, record);
-    counts[label]!++;
-  };
+  const file = openCellFile(values.out!, DYNAMIC_CLASSES, DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH);
+  const write = file.write;
   let pagesDone = 0;
   for (let n = 0; pagesDone < Number(values.pages); n++) {
     const scoreRng = rng.fork();
@@ -116,13 +109,10 @@ async function main(): Promise<void> {
       samplePage(page, marks, scoreRng, write);
       if (++pagesDone >= Number(values.pages)) break;
     }
-    if (n % 10 === 9) console.log(`${pagesDone} pages, ${counts.reduce((a, b) => a + b, 0)} cells`);
+    if (n % 10 === 9) console.log(`${pagesDone} pages, ${file.count()} cells`);
   }
-  closeSync(fd);
-  const count = counts.reduce((a, b) => a + b, 0);
-  const perClass = Object.fromEntries(DYNAMIC_CLASSES.map((c, i) => [c, counts[i]]));
-  writeFileSync(`${values.out}.json`, `${JSON.stringify({ count, height: DYNAMIC_CELL_HEIGHT, width: DYNAMIC_CELL_WIDTH, classes: DYNAMIC_CLASSES, perClass, pages: pagesDone, seed: Number(values.seed) }, null, 2)}\n`);
-  console.log(`${count} cells from ${pagesDone} pages → ${values.out}`, perClass);
+  const perClass = file.close(pagesDone, Number(values.seed));
+  console.log(`${file.count()} cells from ${pagesDone} pages → ${values.out}`, perClass);
 }
 
 /** The measure index a labelled box stands in: the measure across its centre, of the system nearest it. */

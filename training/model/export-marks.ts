@@ -18,7 +18,7 @@
  * 0 ink … 255 paper)`, label = index into MARK_CLASSES, with `<out>.json`
  * describing it, read by train_marks.py.
  */
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { openCellFile } from './cell-file.js';
 import { parseArgs } from 'node:util';
 import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
 import { toPreparedPoint } from '../../src/reading/page-transform.js';
@@ -80,15 +80,8 @@ async function main(): Promise<void> {
     },
   });
   const rng = createRng(Number(values.seed));
-  const fd = openSync(values.out!, 'w');
-  const counts = new Array<number>(MARK_CLASSES.length).fill(0);
-  const write = (label: number, cell: Float32Array) => {
-    const record = new Uint8Array(1 + cell.length);
-    record[0] = label;
-    for (let k = 0; k < cell.length; k++) record[1 + k] = Math.round(cell[k]! * 255);
-    writeSync(fd, record);
-    counts[label]!++;
-  };
+  const file = openCellFile(values.out!, MARK_CLASSES, MARK_CELL_HEIGHT, MARK_CELL_WIDTH);
+  const write = file.write;
   let pagesDone = 0;
   for (let n = 0; pagesDone < Number(values.pages); n++) {
     const scoreRng = rng.fork();
@@ -105,13 +98,10 @@ async function main(): Promise<void> {
       samplePage(page, scoreRng, write);
       if (++pagesDone >= Number(values.pages)) break;
     }
-    if (n % 10 === 9) console.log(`${pagesDone} pages, ${counts.reduce((a, b) => a + b, 0)} cells`);
+    if (n % 10 === 9) console.log(`${pagesDone} pages, ${file.count()} cells`);
   }
-  closeSync(fd);
-  const count = counts.reduce((a, b) => a + b, 0);
-  const perClass = Object.fromEntries(MARK_CLASSES.map((c, i) => [c, counts[i]]));
-  writeFileSync(`${values.out}.json`, `${JSON.stringify({ count, height: MARK_CELL_HEIGHT, width: MARK_CELL_WIDTH, classes: MARK_CLASSES, perClass, pages: pagesDone, seed: Number(values.seed) }, null, 2)}\n`);
-  console.log(`${count} cells from ${pagesDone} pages → ${values.out}`, perClass);
+  const perClass = file.close(pagesDone, Number(values.seed));
+  console.log(`${file.count()} cells from ${pagesDone} pages → ${values.out}`, perClass);
 }
 
 function samplePage(page: Awaited<ReturnType<typeof renderPages>>[number], rng: Rng, write: (label: number, cell: Float32Array) => void): void {
