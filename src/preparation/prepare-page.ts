@@ -148,18 +148,10 @@ function straighten(image: GrayImage, skew: number, shear: number, scale: number
       if (k < ENLARGING && x0 >= 1 && y0 >= 1 && x0 < sw - 2 && y0 < sh - 2) {
         cubicWeights(fx, wx);
         cubicWeights(fy, wy);
-        let v = 0;
-        for (let j = 0; j < 4; j++) {
-          const row = (y0 - 1 + j) * sw + x0 - 1;
-          v += wy[j]! * (wx[0]! * data[row]! + wx[1]! * data[row + 1]! + wx[2]! * data[row + 2]! + wx[3]! * data[row + 3]!);
-        }
-        out[y * width + x] = Math.max(0, Math.min(255, Math.round(v)));
+        out[y * width + x] = cubicSample(data, sw, x0, y0, wx, 0, wy);
         continue;
       }
-      const i = y0 * sw + x0;
-      const top = data[i]! + (data[i + 1]! - data[i]!) * fx;
-      const bottom = data[i + sw]! + (data[i + sw + 1]! - data[i + sw]!) * fx;
-      out[y * width + x] = Math.round(top + (bottom - top) * fy);
+      out[y * width + x] = bilinearSample(data, sw, x0, y0, fx, fy);
     }
   }
   return { width, height, data: out };
@@ -202,23 +194,34 @@ export function rescale(src: GrayImage, width: number, height: number): GrayImag
       }
       const fx = columns.fraction[x]!;
       if (cubicSampled && x0 >= 1 && y0 >= 1 && x0 < sw - 2 && y0 < sh - 2) {
-        const w = 4 * x;
-        const wx = columns.weights;
-        let v = 0;
-        for (let j = 0; j < 4; j++) {
-          const row = (y0 - 1 + j) * sw + x0 - 1;
-          v += wy[j]! * (wx[w]! * data[row]! + wx[w + 1]! * data[row + 1]! + wx[w + 2]! * data[row + 2]! + wx[w + 3]! * data[row + 3]!);
-        }
-        out[y * width + x] = Math.max(0, Math.min(255, Math.round(v)));
+        out[y * width + x] = cubicSample(data, sw, x0, y0, columns.weights, 4 * x, wy);
         continue;
       }
-      const i = y0 * sw + x0;
-      const top = data[i]! + (data[i + 1]! - data[i]!) * fx;
-      const bottom = data[i + sw]! + (data[i + sw + 1]! - data[i + sw]!) * fx;
-      out[y * width + x] = Math.round(top + (bottom - top) * fy);
+      out[y * width + x] = bilinearSample(data, sw, x0, y0, fx, fy);
     }
   }
   return { width, height, data: out };
+}
+
+/**
+ * The Catmull-Rom sample of `data` (rows `sw` wide) at source pixel (x0, y0) plus fractions whose
+ * weights are `wx` from index `at` and `wy`, clamped to a byte.
+ */
+function cubicSample(data: Uint8Array, sw: number, x0: number, y0: number, wx: Float64Array, at: number, wy: Float64Array): number {
+  let v = 0;
+  for (let j = 0; j < 4; j++) {
+    const row = (y0 - 1 + j) * sw + x0 - 1;
+    v += wy[j]! * (wx[at]! * data[row]! + wx[at + 1]! * data[row + 1]! + wx[at + 2]! * data[row + 2]! + wx[at + 3]! * data[row + 3]!);
+  }
+  return Math.max(0, Math.min(255, Math.round(v)));
+}
+
+/** The bilinear sample of `data` (rows `sw` wide) at source pixel (x0, y0) plus fractions (fx, fy). */
+function bilinearSample(data: Uint8Array, sw: number, x0: number, y0: number, fx: number, fy: number): number {
+  const i = y0 * sw + x0;
+  const top = data[i]! + (data[i + 1]! - data[i]!) * fx;
+  const bottom = data[i + sw]! + (data[i + sw + 1]! - data[i + sw]!) * fx;
+  return Math.round(top + (bottom - top) * fy);
 }
 
 /** Catmull-Rom weights of the four samples around a point at fraction t past the second. */
