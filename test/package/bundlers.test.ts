@@ -90,7 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** The package as `npm publish` would publish it (already built: npm test builds first). */
@@ -162,6 +162,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Terminal colour and style codes. */
+const ANSI_ESCAPE = /\u001b\[[0-9;]*m/g;
+
 /**
  * Starts Vite's development server on the application and resolves once it listens. It serves the
  * library's files as they are in node_modules (not one prebundled file), which is what the documented
@@ -169,13 +172,18 @@ async function freePort(): Promise<number> {
  */
 async function startViteDev(app: string): Promise<{ url: string; close: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [VITE, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: app });
+  // NO_COLOR: with CI set in the environment, Vite colours its output even into a pipe, and the
+  // colour codes would split the address it prints.
+  const child = spawn(process.execPath, [VITE, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    cwd: app,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let output = '';
-  await new Promise<void>((done, fail) => {
+  const started = new Promise<void>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`vite did not start:\n${output}`)), 120_000);
     const listen = (chunk: Buffer) => {
       output += chunk;
-      if (output.includes(`:${port}/`)) {
+      if (output.replace(ANSI_ESCAPE, '').includes(`:${port}/`)) {
         clearTimeout(timer);
         done();
       }
@@ -185,6 +193,13 @@ async function startViteDev(app: string): Promise<{ url: string; close: () => Pr
     child.on('exit', (code) => fail(new Error(`vite exited (${code}):\n${output}`)));
   });
   const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  try {
+    await started;
+  } catch (err) {
+    child.kill();
+    await exited;
+    throw err;
+  }
   return { url: `http://127.0.0.1:${port}/`, close: () => (child.kill(), exited) };
 }
 
