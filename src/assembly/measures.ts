@@ -25,8 +25,15 @@ const BARLINE_GROUP = 1.5;
 const SYSTEM_EDGE = 1.5;
 /** Strokes of one barline closer than this many spaces are one stroke seen twice. */
 const SAME_STROKE = 0.4;
-/** A barline stroke at least this many spaces thick is heavy. */
+/** A barline stroke at least this many spaces thick may be heavy … */
 const HEAVY_STROKE = 0.35;
+/**
+ * … when it is also this many spaces thicker than the system's thin strokes: a heavy stroke is about
+ * half a space, a thin one a fifth or less, and blur on a scan or a photo thickens both alike.
+ */
+const HEAVY_EXCESS = 0.25;
+/** The system's thin strokes: this quantile of its strokes' widths (thin barlines outnumber heavy ones on any system). */
+const THIN_QUANTILE = 0.25;
 /** A line on the next staff down continues one within this many spaces across, when the system's lean is measured. */
 const LEAN_REACH = 2.5;
 /** A line continues a cluster on a staff above it within this many spaces across, and this much more per staff between. */
@@ -111,6 +118,9 @@ export function systemMeasures(
     else groups.push([...cluster.lines]);
   }
 
+  const widths = candidates.map((l) => l.thickness).sort((a, b) => a - b);
+  const thin = widths[Math.floor((widths.length - 1) * THIN_QUANTILE)] ?? 0;
+  const heavy = (l: BarlineSymbol) => l.thickness >= Math.max(space * HEAVY_STROKE, thin + space * HEAVY_EXCESS);
   const bounds = [start];
   const right: (Barline | undefined)[] = [];
   const left: (Barline | undefined)[] = [undefined];
@@ -118,7 +128,7 @@ export function systemMeasures(
     const x0 = Math.min(...group.map((l) => l.x0));
     const x1 = Math.max(...group.map((l) => l.x1));
     const x = (x0 + x1) / 2;
-    const barline = describe(group, repeatDots, members, space);
+    const barline = describe(group, repeatDots, members, space, heavy);
     // On a photo the system leans, so a line is measured against the ends of the staves it crosses.
     const fromStart = Math.min(...group.flatMap((l) => l.staves.filter((s) => members.has(s)).map((s) => l.x - staves[s]!.x0)));
     const toEnd = Math.min(...group.flatMap((l) => l.staves.filter((s) => members.has(s)).map((s) => staves[s]!.x1 - l.x)));
@@ -148,15 +158,14 @@ const REPEAT_PAIR_DX = 0.6;
 /** … and one space apart up and down (a space either side of the middle line), within these bounds. */
 const REPEAT_PAIR_DY: readonly [number, number] = [0.6, 1.5];
 
-/** Style and repeat of a group of barline strokes; undefined for a plain single line. */
-function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], members: Set<number>, space: number): Barline | undefined {
+/** Style and repeat of a group of barline strokes (`heavy` tells a heavy stroke); undefined for a plain single line. */
+function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], members: Set<number>, space: number, heavy: (l: BarlineSymbol) => boolean): Barline | undefined {
   const strokes: BarlineSymbol[] = [];
   for (const line of [...group].sort((a, b) => a.x - b.x)) {
     const last = strokes[strokes.length - 1];
     if (!last || line.x - last.x > space * SAME_STROKE) strokes.push(line);
     else if (line.thickness > last.thickness) strokes[strokes.length - 1] = line;
   }
-  const heavy = (l: BarlineSymbol) => l.thickness >= space * HEAVY_STROKE;
   let style: BarStyle = 'regular';
   if (strokes.length >= 2) {
     const [a, b] = [strokes[0]!, strokes[strokes.length - 1]!];

@@ -9,6 +9,7 @@
  */
 import type { BinaryImage } from '../preparation/binarize.js';
 import type { Staff } from '../staves/detect-staves.js';
+import { barlineStrokes } from './barline-ink.js';
 import { readCurves, type Curve } from './curves.js';
 import { headsFollowStems } from './heads-between-staves.js';
 import { markCandidates, readHairpins, type ArticulationMark, type Hairpin, type MarkCandidate } from './marks.js';
@@ -324,11 +325,13 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   // The stroke through a cut-time C stands the height of the staff's middle: it is not a barline.
   const cutStrokes = time.filter((t) => t.common);
   const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
+  // Each stroke's width as the ink shows it: the class map blurs thin strokes thick and merges double ones.
+  const measuredBarlines = ink ? realBarlines.flatMap((b) => barlineStrokes(b, staves, ink, space)) : realBarlines;
   const candidates = markCandidates(map, staves, space);
   const hairpins = readHairpins(map, staves, space, ink);
   // A hairpin the model painted partly as a slur and partly as text is read as a hairpin, not a slur too.
   const curves = readCurves(map, staves, space).filter((c) => !hairpins.some((h) => insideHairpin(c, h, space)));
-  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: realBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, braces, map };
+  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: measuredBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, braces, map };
 }
 
 /** Brace parts one above the other join across a gap of less than this many spaces … */

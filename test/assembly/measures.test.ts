@@ -80,4 +80,17 @@ describe('measures of a system', () => {
     expect(single?.repeat).toBeUndefined();
     expect(single?.style).toBe('light-heavy');
   });
+
+  it('tell heavy strokes by their width against the system\'s thin ones, so blur that thickens every stroke makes none heavy', () => {
+    const staves = [staff(0)];
+    const stroke = (x: number, thickness: number): BarlineSymbol => ({ ...barline(0, 0, x), thickness, x0: x - thickness / 2, x1: x + thickness / 2 });
+    // A scan: thin strokes 5 px (over 0.35 spaces), a final barline's heavy stroke 9 px.
+    const lines = [stroke(200, 5), stroke(400, 5), stroke(600, 5), stroke(800, 5), stroke(988, 5), stroke(996, 9)];
+    const measures = systemMeasures([0], staves, lines, [], SPACE);
+    expect(measures.right.slice(0, 4)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(measures.right[4]?.style).toBe('light-heavy');
+    // A clean page's double barline: two thin strokes, each at most a little thicker than the rest.
+    const double = systemMeasures([0], staves, [stroke(200, 2), stroke(400, 2), stroke(600, 3), stroke(607, 3)], [], SPACE);
+    expect(double.right[2]?.style).toBe('light-light');
+  });
 });
