@@ -24,6 +24,7 @@ import { TiesAndSlurs, type PlacedStroke } from './ties-slurs.js';
 import { mostRead, reconcileOpeningKeys } from './opening-keys.js';
 import { inferTimeSignature, settleTimes } from './time-signature.js';
 import { splitVoices } from './voices.js';
+import { numberEndings, withEnding } from './voltas.js';
 import { cueNotes, gapsByPlace, handBackTrailing, lateStart, leadingGap, timeGrid, type PlacedItem } from './voice-timing.js';
 import { markFamily } from '../reading/mark-kinds.js';
 
@@ -112,6 +113,7 @@ export function buildScore(systems: readonly SystemReading[]): Score {
   let time: TimeSignature | undefined;
   let measureNumber = 1;
   let printedIndex = 0;
+  const endingNumbers = numberEndings(systems.map((s) => ({ endings: s.endings, repeatsBack: s.measures.bounds.slice(1).map((_, m) => s.measures.right[m]?.repeat?.direction === 'backward') })));
 
   systems.forEach((system, si) => {
     const slots = slotsOf[si]!;
@@ -126,6 +128,10 @@ export function buildScore(systems: readonly SystemReading[]): Score {
       const timeChanged = newTime && (!time || newTime.beats !== time.beats || newTime.beatType !== time.beatType || newTime.symbol !== time.symbol);
       if (newTime) time = newTime;
       const expected = timeSignatureLength(time ?? inferred);
+      const startsEnding = system.endings.findIndex((e) => e.first === m);
+      const stopsEnding = system.endings.findIndex((e) => e.last === m);
+      const leftBarline = startsEnding < 0 ? system.measures.left[m] : withEnding(system.measures.left[m], endingNumbers[si]![startsEnding]!, 'start');
+      const rightBarline = stopsEnding < 0 ? system.measures.right[m] : withEnding(system.measures.right[m], endingNumbers[si]![stopsEnding]!, system.endings[stopsEnding]!.closed ? 'stop' : 'discontinue');
       const measures = parts.map((): Measure => ({
         number: String(measureNumber),
         clefs: [],
@@ -134,8 +140,8 @@ export function buildScore(systems: readonly SystemReading[]): Score {
         ...(timeChanged ? { time: { ...time! } } : {}),
         ...(m === 0 && si > 0 ? { systemBreak: true } : {}),
         ...(m === 0 && si > 0 && system.page !== systems[si - 1]!.page ? { pageBreak: true } : {}),
-        ...(system.measures.left[m] ? { leftBarline: system.measures.left[m] } : {}),
-        ...(system.measures.right[m] ? { rightBarline: system.measures.right[m] } : {}),
+        ...(leftBarline ? { leftBarline } : {}),
+        ...(rightBarline ? { rightBarline } : {}),
       }));
       // A key change inside a system moves every staff by one amount; a staff that missed reading it follows.
       const midKeys = m === 0 ? [] : system.staves.map((reading) => reading.signatures.keys.find((kk) => kk.x >= left - system.space && kk.x < right && !isOpening(system, reading, kk.x) && keySeenAcross(system, reading, kk.x))?.value);

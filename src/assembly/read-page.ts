@@ -13,6 +13,7 @@ import type { PageReading, PageSight, SymbolsSeen } from '../reading/page-readin
 import type { PageTransform } from '../reading/page-transform.js';
 import type { MarkKind } from '../reading/mark-kinds.js';
 import { systemMeasures, type SystemMeasures } from './measures.js';
+import { systemEndings, type SystemEnding } from './voltas.js';
 import { keysFromKeyArea } from './key-area.js';
 import { staffSignatures, type Placed, type StaffSignatures } from './signatures.js';
 import { buildStrokes, type StaffItem, type Stroke } from './strokes.js';
@@ -49,6 +50,8 @@ export interface SystemReading {
   measures: SystemMeasures;
   /** Ties and slurs with the strokes they join. */
   curves: CurveLink[];
+  /** First and second endings, by measure of the system. */
+  endings: SystemEnding[];
   space: number;
 }
 
@@ -109,7 +112,8 @@ export async function readPage({ page, transform, space, staves, systems, symbol
     dropEmptyOpening(measures, readings);
     const strokes = readings.flatMap((r) => r.items.filter((i): i is Stroke => i.kind === 'chord'));
     const curves = linkCurves(symbols.curves.filter((c) => system.staves.includes(c.staff)), strokes, space);
-    return { page, transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, curves, space };
+    const endings = systemEndings(measures.bounds, symbols.voltas.filter((v) => system.staves.includes(v.staff)), space);
+    return { page, transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, curves, endings, space };
   }));
 }
 

@@ -176,6 +176,14 @@ function measuresView(stages: PageStages): StageView {
     const colour = paletteColour(s);
     const { bounds, left, right } = reading.measures;
     bounds.forEach((x) => d.line(x, top - 8, x, bottom + 8, colour));
+    // Endings as brackets over the system, from the first measure's start to the last one's end.
+    for (const e of reading.endings) {
+      const [x0, x1, y] = [bounds[e.first]! + 2, bounds[e.last + 1]! - 2, top - 30];
+      d.line(x0, y, x1, y, RED);
+      d.line(x0, y, x0, y + 10, RED);
+      if (e.closed) d.line(x1, y, x1, y + 10, RED);
+      d.text(x0 + 4, y + 2, 'VOLTA', RED, LABEL_SCALE);
+    }
     for (let m = 0; m + 1 < bounds.length; m++) {
       d.text(bounds[m]! + 4, top - 22, String(m + 1), colour, LABEL_SCALE);
       const style = right[m] && describeBarline(right[m]!);
@@ -188,6 +196,7 @@ function measuresView(stages: PageStages): StageView {
       measures: Math.max(0, bounds.length - 1),
       widthsInSpaces: bounds.slice(1).map((x, m) => round((x - bounds[m]!) / reading.space)),
       barlines: right.flatMap((b, m) => (b ? [{ measure: m + 1, side: 'right', ...b }] : [])).concat(left.flatMap((b, m) => (b ? [{ measure: m + 1, side: 'left', ...b }] : []))),
+      endings: reading.endings.map((e) => ({ measures: [e.first + 1, e.last + 1], closed: e.closed })),
     };
   });
   return { stage: 'measures', image: d.toRaster(), summary: { page: stages.page + 1, systems } };

@@ -10,6 +10,7 @@
 import type { BinaryImage } from '../preparation/binarize.js';
 import type { Staff } from '../staves/detect-staves.js';
 import { barlineStrokes } from './barline-ink.js';
+import { readVoltas, type VoltaSymbol } from './voltas.js';
 import { readCurves, type Curve } from './curves.js';
 import { headsFollowStems } from './heads-between-staves.js';
 import { markCandidates, readHairpins, type ArticulationMark, type Hairpin, type MarkCandidate } from './marks.js';
@@ -116,6 +117,8 @@ export interface PageSymbols {
   articulations: ArticulationMark[];
   /** Crescendo and diminuendo wedges. */
   hairpins: Hairpin[];
+  /** Volta brackets over the staves (read in the ink: none without it). */
+  voltas: VoltaSymbol[];
   /**
    * Braces at the left of systems (a grand staff): anything brace-or-bracket
    * shaped short enough for two staves, and taller ones that curve like a brace.
@@ -331,7 +334,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const hairpins = readHairpins(map, staves, space, ink);
   // A hairpin the model painted partly as a slur and partly as text is read as a hairpin, not a slur too.
   const curves = readCurves(map, staves, space).filter((c) => !hairpins.some((h) => insideHairpin(c, h, space)));
-  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: measuredBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, braces, map };
+  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: measuredBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, voltas: ink ? readVoltas(ink, staves, space) : [], braces, map };
 }
 
 /** Brace parts one above the other join across a gap of less than this many spaces … */

@@ -30,13 +30,27 @@ function staffReading(top: number, clef: Clef | undefined, key: number | undefin
 }
 
 function system(page: number, staves: StaffReading[]): SystemReading {
-  return { page, transform: TRANSFORM, staves, braces: [], measures: { bounds: [100, 500, 900], right: [undefined, undefined], left: [undefined, undefined] }, curves: [], space: SPACE };
+  return { page, transform: TRANSFORM, staves, braces: [], measures: { bounds: [100, 500, 900], right: [undefined, undefined], left: [undefined, undefined] }, curves: [], endings: [], space: SPACE };
 }
 
 const TREBLE: Clef = { sign: 'G', line: 2 };
 const BASS: Clef = { sign: 'F', line: 4 };
 
 describe('buildScore', () => {
+  it('writes the endings of volta brackets on the measures\' barlines of every part, numbered across systems', () => {
+    const first = { ...system(0, [staffReading(100, TREBLE, 0), staffReading(300, BASS, 0)]), endings: [{ first: 1, last: 1, closed: true }] };
+    first.measures = { ...first.measures, right: [undefined, { style: 'light-heavy', repeat: { direction: 'backward' } }] };
+    const second = { ...system(1, [staffReading(100, TREBLE, 0), staffReading(300, BASS, 0)]), endings: [{ first: 0, last: 0, closed: false }] };
+    const score = buildScore([first, second]);
+    for (const part of score.parts) {
+      expect(part.measures[1]!.leftBarline).toEqual({ style: 'regular', ending: { number: '1', type: 'start' } });
+      expect(part.measures[1]!.rightBarline).toEqual({ style: 'light-heavy', repeat: { direction: 'backward' }, ending: { number: '1', type: 'stop' } });
+      expect(part.measures[2]!.leftBarline?.ending).toEqual({ number: '2', type: 'start' });
+      expect(part.measures[2]!.rightBarline?.ending).toEqual({ number: '2', type: 'discontinue' });
+      expect(part.measures[3]!.leftBarline).toBeUndefined();
+    }
+  });
+
   it('starts a staff the first system hides in the clef and key it shows later', () => {
     // An orchestral score: the double bass is silent (left out) on the first page.
     const first = system(0, [staffReading(100, TREBLE, -3), staffReading(300, BASS, -3)]);

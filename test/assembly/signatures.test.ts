@@ -26,6 +26,7 @@ function page(accidentals: AccidentalSymbol[]): PageSymbols {
     curves: [],
     articulations: [],
     hairpins: [],
+    voltas: [],
     braces: [],
     map: { width: 1, height: 1, data: new Uint8Array(1), confidence: new Uint8Array(1) },
   };
