@@ -184,7 +184,7 @@ export function createParseWorker(options: ParseWorkerOptions = {}): ScoreParser
  */
 function sent<T extends { data: Uint8Array }>(file: T): T {
   if (!(file.data instanceof Uint8Array)) return file;
-  const data = file.data.slice();
+  const data = new Uint8Array(file.data); // a copy, also of a Node Buffer (whose `slice` is a view)
   return transfer({ ...file, data }, [data.buffer as ArrayBuffer]);
 }
 
