@@ -91,7 +91,7 @@ export function createParseWorker(options: ParseWorkerOptions = {}): ScoreParser
   const spawn = options.spawn ?? spawnParseWorker;
   const queue: Call[] = [];
   let member: Member | undefined;
-  /** Fails the running call at once (close). */
+  /** Set while a call runs (the next waits in `queue`): fails that call at once, as `close` does. */
   let stopRunning: ((error: OmrError) => void) | undefined;
   let closed = false;
 
