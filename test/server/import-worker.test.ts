@@ -2,7 +2,8 @@
  * Score imports off the thread that answers requests: while a large score is
  * read in the parse worker other requests are answered, and a score that
  * outgrows the worker's heap ends that worker with 413 `FILE_TOO_LARGE`
- * while the server goes on answering and importing.
+ * while the server goes on answering and importing. PDF page counts go to
+ * the same worker.
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,8 +11,9 @@ import { createOmrServer, type OmrServer } from '../../src/server/server.js';
 import type { TokenEntry } from '../../src/server/tokens.js';
 import type { ScoreParser } from '../../src/workers/parse-api.js';
 import { createParseWorker, type ParseWorkerOptions } from '../../src/workers/parse-pool.js';
-import { createFakePool } from '../support/fake-pool.js';
+import { createFakePool, pngPage } from '../support/fake-pool.js';
 import { largeMusicXml } from '../support/large-score.js';
+import { buildPdf } from '../support/pdf-build.js';
 
 const TOKENS: TokenEntry[] = [
   { token: 'alice-token', account: 'alice', scopes: ['omr', 'scores'] },
@@ -27,10 +29,14 @@ afterEach(async () => {
   }
 });
 
-/** A server whose parse worker tells `onRead` as each score is handed to it. */
-async function start(options: ParseWorkerOptions = {}, onRead: () => void = () => undefined): Promise<string> {
+/** A server whose parse worker tells `onCall` as each file is handed to it. */
+async function start(options: ParseWorkerOptions = {}, onCall: (call: string) => void = () => undefined): Promise<string> {
   const worker = createParseWorker(options);
-  const parser: ScoreParser = { ...worker, readScore: (file) => (onRead(), worker.readScore(file)) };
+  const parser: ScoreParser = {
+    ...worker,
+    readScore: (file) => (onCall('readScore'), worker.readScore(file)),
+    countPages: (file) => (onCall(`countPages ${file.filename}`), worker.countPages(file)),
+  };
   const server = createOmrServer({ tokens: TOKENS, clientOptions: { pool: createFakePool(), parser, sweepIntervalMs: 0 } });
   opened.push({ server, parser: worker });
   return server.listen(0);
@@ -71,5 +77,20 @@ describe('score imports in the parse worker', () => {
     const next = await importScore(url, melody);
     expect(next.status).toBe(200);
     expect(await next.json()).toMatchObject({ title: 'Big' });
+  });
+
+  it('a PDF added to a job is counted in the parse worker, an image without reading it', { timeout: 60_000 }, async () => {
+    const calls: string[] = [];
+    const url = await start({}, (call) => calls.push(call));
+    const file = (data: Uint8Array, filename: string) => ({ file: Buffer.from(data).toString('base64'), filename });
+    const pdf = buildPdf([{ width: 72, height: 72 }, { width: 72, height: 72 }, { width: 72, height: 72 }]);
+    const answer = await fetch(`${url}/omr/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer alice-token' },
+      body: JSON.stringify({ output: 'musicxml', autoStart: true, files: [file(pdf, 'three.pdf'), file(pngPage('p.png').file, 'p.png')] }),
+    });
+    expect(answer.status).toBe(202);
+    expect(await answer.json()).toMatchObject({ estimatedCredits: 4 });
+    expect(calls).toEqual(['countPages three.pdf']);
   });
 });
