@@ -5,7 +5,7 @@
 //   dist/browser needs no Node module and names every file it loads (the worker, the models) with
 //   `new URL('./…', import.meta.url)`, which Vite and webpack copy into the application's build.
 // - dist/bundle: everything bundled, for pages without a bundler (the drop-in demo): the library
-//   (scoresight.js), the recognition worker (recognition-worker.js), lazily loaded chunks beside them
+//   (scoresight.js), the recognition and parse workers (recognition-worker.js, parse-worker.js), lazily loaded chunks beside them
 //   (pdf.js and its in-thread worker, the HEIC and WebP decoders), and the assets they fetch:
 //   models/ (the ONNX models) and wasm/ (onnxruntime-web's WebAssembly and its loader, libwebp).
 //   Every asset URL is relative to the bundle's own files (import.meta.url): no CDN, works offline.
@@ -104,9 +104,9 @@ const build = (input, dir, { browser = false } = {}) => ({
   },
 });
 
-// The recognition worker is an entry of its own in both builds, so that the pool's
-// `new URL('./recognition-worker.js', import.meta.url)` finds it beside index.js.
-const worker = { 'recognition-worker': 'src/workers/recognition-worker.ts' };
+// The recognition and parse workers are entries of their own in both builds, so that the pools'
+// `new URL('./recognition-worker.js', import.meta.url)` and `new URL('./parse-worker.js', …)` find them beside index.js.
+const worker = { 'recognition-worker': 'src/workers/recognition-worker.ts', 'parse-worker': 'src/workers/parse-worker.ts' };
 
 // ---------------------------------------------------------------------------
 // The self-contained browser bundle

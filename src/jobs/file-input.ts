@@ -11,7 +11,8 @@ export const MAX_FILE_SIZE = 25 * 1024 * 1024;
 export async function fileBytes(file: unknown, label: string): Promise<Uint8Array> {
   let bytes: Uint8Array;
   if (typeof file === 'string') bytes = decodeBase64(file, label);
-  else if (file instanceof Uint8Array) bytes = file;
+  // A Node Buffer is seen as a plain Uint8Array of the same bytes: pdf.js refuses Buffers, and a Buffer's `slice` is a view, not the copy a worker is sent.
+  else if (file instanceof Uint8Array) bytes = file.constructor === Uint8Array ? file : new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
   else if (file instanceof ArrayBuffer) bytes = new Uint8Array(file);
   else if (typeof Blob !== 'undefined' && file instanceof Blob) {
     if (file.size > MAX_FILE_SIZE) throw tooLarge(label, file.size);

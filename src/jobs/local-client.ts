@@ -12,11 +12,9 @@
 import { OmrError } from '../errors.js';
 import type { InputFile } from '../input/decode-pages.js';
 import { countPages } from '../input/decode-pages.js';
-import { MIME_TYPES, detectFileType } from '../input/file-type.js';
+import { MIME_TYPES, detectFileType, type FileType } from '../input/file-type.js';
 import type { PageStage } from '../recognize/recognize-page.js';
 import { pageWarnings, type PageReport } from '../recognize/page-report.js';
-import { readMusicXml } from '../import/musicxml/read-score.js';
-import { extractMxlScore } from '../import/mxl-container.js';
 import type { Score } from '../score/model.js';
 import type { Store } from '../storage/store.js';
 import { createMemoryStore } from '../storage/memory-store.js';
@@ -32,6 +30,8 @@ import { ScoreLibrary } from './library.js';
 import { LOCALES, LOCALES_DETAILS, isLanguageTag } from './locales.js';
 import type { FileMeta, JobRecord, ResultRecord } from './records.js';
 import type { RecognitionPool } from '../workers/pool.js';
+import type { ScoreParser } from '../workers/parse-api.js';
+import { createInProcessParser } from '../workers/parse-service.js';
 import { isMidiFile } from '../import/midi/smf-scan.js';
 import type {
   AddFileResult,
@@ -55,6 +55,15 @@ export interface LocalClientOptions {
   store?: Store;
   /** Recognition workers. Default: a worker pool sized to the machine. */
   pool?: RecognitionPool;
+  /**
+   * Where uploads are read: score imports (MusicXML, MXL, MIDI) and the
+   * page counts of PDF, TIFF and HEIF files. Default: as recognition runs —
+   * a parse worker (`createParseWorker`) where the client makes its own
+   * worker pool, the calling thread where a `pool` is passed in. Pass a
+   * parse worker wherever uploads come from others (a server does): on the
+   * calling thread a large score holds it for seconds.
+   */
+  parser?: ScoreParser;
   /** Jobs recognised at once; more wait in `OMR_QUEUED`. Default 10, as the service. */
   maxParallelJobs?: number;
   /** Pages per job (`maxPages`). Default 200. */
@@ -153,7 +162,8 @@ export function createClient(options: LocalClientOptions = {}): LocalClient {
   const engine = (async () => {
     const store = options.store ?? (await defaultStore());
     const pool = options.pool ?? (await defaultPool(options.pageTimeoutMs));
-    const opened = new LocalEngine(store, pool, options, !options.pool);
+    const parser = options.parser ?? (options.pool ? createInProcessParser() : await defaultParser());
+    const opened = new LocalEngine(store, pool, parser, options, { pool: !options.pool, parser: !options.parser });
     await opened.open();
     return opened;
   })();
@@ -191,6 +201,11 @@ async function defaultPool(pageTimeoutMs: number | undefined): Promise<Recogniti
   return createRecognitionPool(pageTimeoutMs === undefined ? {} : { pageTimeoutMs });
 }
 
+async function defaultParser(): Promise<ScoreParser> {
+  const { createParseWorker } = await import('../workers/parse-pool.js');
+  return createParseWorker();
+}
+
 /** A job's run in the pool: aborting `controller` stops it (a cancel); `done` settles once the run has recorded how it ended. */
 interface Run {
   controller: AbortController;
@@ -223,8 +238,10 @@ class LocalEngine implements ScoreSightClient {
   constructor(
     private readonly store: Store,
     private readonly pool: RecognitionPool,
+    private readonly parser: ScoreParser,
     private readonly options: LocalClientOptions,
-    private readonly ownsPool: boolean,
+    /** What the client made itself, and so closes. */
+    private readonly owns: { pool: boolean; parser: boolean },
   ) {
     this.jobs = new JobTable(store);
     this.clock = options.now ?? (() => new Date());
@@ -578,15 +595,11 @@ class LocalEngine implements ScoreSightClient {
     const filename = body?.filename ?? '';
     const data = await fileBytes(body?.data, filename || 'data');
     const type = isMidiFile(data) ? 'midi' : detectFileType({ filename, data });
-    if (type === 'musicxml' || type === 'mxl') {
-      const score = readMusicXml(type === 'mxl' ? extractMxlScore(data) : data);
-      if (body.title !== undefined) score.credits.title = body.title;
-      return { status: 200, ...(await this.library.create(score)) };
-    }
-    if (type === 'midi') {
-      const { readMidi } = await import('../import/midi/read-midi.js');
-      const score = readMidi(data);
-      score.credits.title = body.title ?? (filename.replace(/\.[^.]*$/, '') || score.credits.title);
+    if (type === 'musicxml' || type === 'mxl' || type === 'midi') {
+      // Read by the parser: a large score takes seconds, which a worker spends off this thread.
+      const score = await this.parser.readScore({ kind: type, data });
+      if (type === 'midi') score.credits.title = body.title ?? (filename.replace(/\.[^.]*$/, '') || score.credits.title);
+      else if (body.title !== undefined) score.credits.title = body.title;
       return { status: 200, ...(await this.library.create(score)) };
     }
     if (type !== 'pdf') {
@@ -597,7 +610,7 @@ class LocalEngine implements ScoreSightClient {
     }
     // An invalid or password-protected PDF is refused here, with 400, before anything is charged.
     const file = { filename: filename || 'import.pdf', data, mimeType: MIME_TYPES.pdf, size: data.length };
-    const pages = await countPages(file);
+    const pages = await this.pageCount(file);
     const taskId = newId('task');
     // Started as it is stored, so a refused charge (402) leaves neither a draft nor a task behind.
     const job = await this.insertJob({ output: 'library' }, [{ ...file, pages }], { task: taskId, ...(body.title !== undefined ? { title: body.title } : {}) }, true);
@@ -640,7 +653,8 @@ class LocalEngine implements ScoreSightClient {
     this.closed = true;
     clearInterval(this.sweepTimer);
     this.jobs.wakeAll();
-    if (this.ownsPool) await this.pool.close();
+    if (this.owns.pool) await this.pool.close();
+    if (this.owns.parser) await this.parser.close();
     // Running jobs stay `processing` in the store and resume when a client opens it again. A page
     // being read is given up here, on purpose: stored as queued, it is no interruption to count.
     await Promise.allSettled([...this.running.keys()].map((id) => this.jobs.update(id, (r) => (isRecognizing(r.job) ? this.machine(r, { type: 'requeue' }) : r))));
@@ -845,15 +859,21 @@ class LocalEngine implements ScoreSightClient {
       throw new OmrError('UNSUPPORTED_FILE_TYPE', `${filename || label} is already a score (${type}); import it with importScore instead of recognising it.`);
     }
     const mimeType = MIME_TYPES[type];
-    // Read here rather than in the pool, so adding a file never waits behind recognitions. A file
-    // that cannot be read still joins the job as one page: the job then ends in error with the
-    // decoder's message, as the service does.
-    // A document with more pages than are read is refused now, before any credit is charged for it.
-    const pages = await countPages({ filename: filename || `${label}.${type}`, data, mimeType }).catch((err: unknown) => {
-      if (err instanceof OmrError && err.code === 'FILE_TOO_LARGE') throw err;
-      return 1;
-    });
+    // A document whose pages cannot be counted (a damaged or encrypted PDF), or that has more than are
+    // read, is refused now with the reader's error, before any credit is charged for it: taken for
+    // one page, it would be charged for what it is not.
+    const pages = await this.pageCount({ filename: filename || `${label}.${type}`, data, mimeType });
     return { filename, data, mimeType, size: data.length, pages };
+  }
+
+  /**
+   * Pages of a file to recognise. A PDF, TIFF or HEIF file's structure is
+   * read by the parser (a worker, where the client has one) rather than the
+   * recognition pool, so adding a file never waits behind recognitions;
+   * other images are one page, told without reading them.
+   */
+  private pageCount(file: InputFile): Promise<number> {
+    return MULTI_PAGE_TYPES.has(detectFileType(file)) ? this.parser.countPages(file) : countPages(file);
   }
 
   private async fileData(jobId: string, index: number): Promise<Uint8Array> {
@@ -912,6 +932,9 @@ function warnOnConsole(warning: EngineWarning): void {
 
 /** An uploaded file, read and checked: its bytes and what the job record keeps of it. */
 type ReadFile = InputFile & FileMeta;
+
+/** File types that may hold several pages, counted by reading their structure. */
+const MULTI_PAGE_TYPES: ReadonlySet<FileType> = new Set<FileType>(['pdf', 'tiff', 'heic']);
 
 /** Page images every browser shows as they are: returned as uploaded rather than re-encoded. */
 const BROWSER_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];

@@ -14,6 +14,7 @@ import { OmrError } from '../errors.js';
 import { MAX_FILE_SIZE } from '../jobs/file-input.js';
 import { createClient, type LocalClient, type LocalClientOptions } from '../jobs/local-client.js';
 import type { RecognitionPool } from '../workers/pool.js';
+import type { ScoreParser } from '../workers/parse-api.js';
 import type { Capabilities } from '../jobs/types.js';
 import { createFileStore } from '../storage/fs-store.js';
 import { createMemoryStore } from '../storage/memory-store.js';
@@ -86,7 +87,9 @@ export interface OmrServerOptions {
   storeDirectory?: string;
   /**
    * Options for every account's local client: `pool` (shared by all; default
-   * a worker pool the server owns), `credits` (each account's starting
+   * a worker pool the server owns), `parser` (shared by all; default a parse
+   * worker the server owns, so that no import or page count holds the thread
+   * that answers requests), `credits` (each account's starting
    * balance), `now`, `retentionDays`, `maxParallelJobs` (default 10 per
    * account), `pageTimeoutMs` (the page budget of the pool the server
    * makes), `sweepIntervalMs`…
@@ -122,7 +125,7 @@ export interface OmrServer {
    * Graceful: stops accepting connections, answers long-polls at once with
    * the job as it is, lets requests in flight finish, then closes the
    * account clients (running jobs stay `processing` in the store and
-   * resume on the next start) and the pool the server made.
+   * resume on the next start) and the pool and parser the server made.
    */
   close(): Promise<void>;
   /** `http://host:port/v2`, once listening. */
@@ -162,6 +165,7 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
     },
   };
   let pool: RecognitionPool | undefined;
+  let parser: ScoreParser | undefined;
   let server: Server | undefined;
   let url = '';
   let drained: (() => void) | undefined;
@@ -187,14 +191,16 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
   };
 
   async function openClients(): Promise<void> {
-    const { pool: given, ...clientOptions } = options.clientOptions ?? {};
+    const { pool: given, parser: givenParser, ...clientOptions } = options.clientOptions ?? {};
     // The pool made here holds every account's pages to the clients' page budget.
     const pageTimeoutMs = clientOptions.pageTimeoutMs;
     pool = given ?? (await import('../workers/worker-pool.js')).createRecognitionPool(pageTimeoutMs === undefined ? {} : { pageTimeoutMs });
+    // Uploads are read in a worker of their own: a large score or a crafted one costs that worker, never the server.
+    parser = givenParser ?? (await import('../workers/parse-pool.js')).createParseWorker();
     for (const account of accounts) {
       const store = options.storeDirectory ? await createFileStore(join(options.storeDirectory, account)) : createMemoryStore();
       // The server sweeps retention itself (see sweepRetention), so that erasure waits for downloads in flight.
-      clients.set(account, createClient({ maxParallelJobs: 10, ...clientOptions, sweepIntervalMs: 0, store, pool }));
+      clients.set(account, createClient({ maxParallelJobs: 10, ...clientOptions, sweepIntervalMs: 0, store, pool, parser }));
     }
     await Promise.all([...clients.values()].map((client) => client.ready));
   }
@@ -327,6 +333,7 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
         }
         await Promise.allSettled([...clients.values()].map((client) => client.close()));
         if (!options.clientOptions?.pool) await pool?.close();
+        if (!options.clientOptions?.parser) await parser?.close();
       })();
       return closed;
     },

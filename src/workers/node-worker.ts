@@ -26,7 +26,10 @@ export function nodeWorkerHandle(worker: Worker): WorkerHandle {
   worker.unref();
   // Listening for 'error' also keeps the worker's uncaught exception from becoming this thread's.
   // Running out of memory arrives here too, followed by 'exit'.
-  worker.on('error', (err: Error & { code?: string }) => handle.end(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? err.message : `uncaught error: ${err.message}`));
+  worker.on('error', (err: Error & { code?: string }) => {
+    const outOfMemory = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
+    handle.end(outOfMemory ? err.message : `uncaught error: ${err.message}`, outOfMemory);
+  });
   worker.on('exit', (code: number) => handle.end(`exit code ${code}`));
   return handle;
 }

@@ -29,9 +29,10 @@ export interface WorkerHandle {
   endpoint: MessageEndpoint;
   /**
    * Sets the listener told, once, that the worker ended on its own: an
-   * uncaught error, an exit, running out of memory, closing itself.
+   * uncaught error, an exit, running out of memory (`outOfMemory`, where
+   * the worker's heap cap tells: Node), closing itself.
    */
-  onEnd(listener: (reason: string) => void): void;
+  onEnd(listener: (reason: string, outOfMemory?: boolean) => void): void;
   /** Ends the worker; the `onEnd` listener is not told. */
   terminate(): void | Promise<unknown>;
   /**
@@ -48,16 +49,16 @@ export function endingHandle(
   endpoint: MessageEndpoint,
   terminate: () => void | Promise<unknown>,
   keepAlive?: (alive: boolean) => void,
-): WorkerHandle & { end(reason: string): void } {
-  let listener: ((reason: string) => void) | undefined;
+): WorkerHandle & { end(reason: string, outOfMemory?: boolean): void } {
+  let listener: ((reason: string, outOfMemory?: boolean) => void) | undefined;
   let over = false;
   return {
     endpoint,
     onEnd: (l) => void (listener = l),
-    end(reason) {
+    end(reason, outOfMemory = false) {
       if (over) return;
       over = true;
-      listener?.(reason);
+      listener?.(reason, outOfMemory);
     },
     terminate() {
       over = true;

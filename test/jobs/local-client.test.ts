@@ -4,7 +4,7 @@
  * stores, and the follow helpers. The spec's scenarios themselves run for
  * the local client and the remote one alike in test/conformance/.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { createFileStore } from '../../src/storage/fs-store.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { Store } from '../../src/storage/store.js';
 import { createFakePool, pngPage, type FakePool, type FakePoolOptions } from '../support/fake-pool.js';
+import { buildPdf } from '../support/pdf-build.js';
 import { rejection } from '../support/rejection.js';
 
 const clients: LocalClient[] = [];
@@ -97,6 +98,34 @@ describe('beside the spec', () => {
     const job = await client.createJob({ output: 'musicxml', files: [pngPage('crash.png')], autoStart: true });
     expect(await until(client, job.id, settled)).toMatchObject({ status: 'error', errorCode: 'WORKER_CRASHED' });
     expect((await client.getCapabilities()).remainingCredits).toBe(2);
+  });
+});
+
+describe('page counts', () => {
+  const melodyPdf = readFileSync(new URL('../fixtures/recognition/melody.pdf', import.meta.url));
+  const brokenPdf = { file: new Uint8Array(melodyPdf.subarray(0, 600)), filename: 'broken.pdf' };
+  // A Node Buffer, as readFileSync gives: counted as the same bytes in a Uint8Array would be.
+  const lockedPdf = { file: readFileSync(new URL('../fixtures/input/encrypted-aes256.pdf', import.meta.url)), filename: 'locked.pdf' };
+
+  it('a PDF whose pages cannot be counted is refused with the reader’s error: no job, no file, no credit charged', async () => {
+    const { client, pool } = await setup({}, { credits: 5 });
+    expect(await rejection(client.createJob({ output: 'musicxml', files: [brokenPdf], autoStart: true }))).toMatchObject({ code: 'CORRUPTED_FILE', status: 400 });
+    expect(await rejection(client.createJob({ output: 'musicxml', files: [lockedPdf], autoStart: true }))).toMatchObject({ code: 'ENCRYPTED_PDF', status: 400 });
+    const draft = await client.createJob({ output: 'musicxml' });
+    expect(await rejection(client.addJobFile(draft.id, brokenPdf))).toMatchObject({ code: 'CORRUPTED_FILE' });
+    expect(await rejection(client.startJob(draft.id))).toMatchObject({ code: 'OMR_JOB_NO_FILES' });
+    expect((await client.listJobs()).jobs.map((j) => j.id)).toEqual([draft.id]);
+    expect((await client.getCapabilities()).remainingCredits).toBe(5);
+    expect(pool.started).toEqual([]);
+  });
+
+  it('a PDF is charged its pages, and one over the page limit is refused before a charge', async () => {
+    const { client } = await setup({}, { credits: 5, maxPages: 2 });
+    const twoPages = { file: buildPdf([{ width: 72, height: 72 }, { width: 72, height: 72 }]), filename: 'two.pdf' };
+    const threePages = { file: buildPdf([{ width: 72, height: 72 }, { width: 72, height: 72 }, { width: 72, height: 72 }]), filename: 'three.pdf' };
+    expect(await rejection(client.createJob({ output: 'musicxml', files: [threePages], autoStart: true }))).toMatchObject({ code: 'OMR_TOO_MANY_PAGES' });
+    expect((await client.createJob({ output: 'musicxml', files: [twoPages], autoStart: true })).estimatedCredits).toBe(2);
+    expect((await client.getCapabilities()).remainingCredits).toBe(3);
   });
 });
 

@@ -39,7 +39,7 @@ describe('npm pack', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const targets = [pkg.main, pkg.types, ...Object.values(pkg.bin), ...Object.values<Record<string, string>>(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
     for (const target of targets) expect(paths).toContain(target.replace(/^\.\//, ''));
-    for (const asset of ['dist/node/cli.js', 'dist/node/recognition-worker.js', 'dist/browser/recognition-worker.js', 'dist/bundle/scoresight.js', 'dist/bundle/recognition-worker.js']) {
+    for (const asset of ['dist/node/cli.js', 'dist/node/recognition-worker.js', 'dist/browser/recognition-worker.js', 'dist/bundle/scoresight.js', 'dist/bundle/recognition-worker.js', 'dist/node/parse-worker.js', 'dist/browser/parse-worker.js', 'dist/bundle/parse-worker.js']) {
       expect(paths).toContain(asset);
     }
     for (const asset of ['models/symbols.onnx', 'models/digits.onnx', 'models/marks.onnx', 'models/dynamics.onnx', 'wasm/ort-wasm-simd-threaded.wasm', 'wasm/ort-wasm-simd-threaded.mjs', 'wasm/webp_dec.wasm']) {
