@@ -22,6 +22,7 @@ import { staffLineY } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { assignSyllables, splitSyllables, syllableCuts, type NoteSlot } from './lyrics.js';
 import type { PageText, ReadLine } from './page-text.js';
+import { correctMusicWords } from './music-words.js';
 
 /** Syllables part where letters stand further apart than this share of the letter height. */
 const SYLLABLE_GAP = 0.3;
@@ -250,7 +251,9 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     if (distance > staff.space * DIRECTION_DISTANCE) continue;
     const dynamics = line.kind === 'dynamics' ? readDynamic(line.text) : undefined;
     // Italic words among the dynamics pixels ("cresc.", "dim.") are expression words.
-    const { words, metronome } = line.kind !== 'dynamics' ? readTempoText(line.text) : dynamics ? {} : { words: readMarkWords(line.text) };
+    const read = line.kind !== 'dynamics' ? readTempoText(line.text) : dynamics ? {} : { words: readMarkWords(line.text) };
+    const { metronome } = read;
+    const words = read.words && correctMusicWords(read.words);
     if (!dynamics && !words && !metronome) continue;
     // The first note at or after the text's start, or the last one before it when none follows in reach.
     const notes = byStaff.get(line.staff!) ?? [];

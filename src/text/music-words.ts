@@ -1,0 +1,59 @@
+/**
+ * Performance words as scores print them, to correct what the OCR makes of
+ * them. The lexicon (music-lexicon.ts) is counted from the training corpus
+ * (training/data/build-word-lexicon.ts): every tempo, expression and
+ * technique word printed in enough works, with its usual spelling. Italic
+ * words on a busy page come out of the OCR a letter off ("plzz.", "resc.",
+ * "oco"); a reading one letter away from a common word, and itself no word
+ * of the lexicon, is taken for that word.
+ */
+import { MUSIC_WORDS } from './music-lexicon.js';
+
+/** A reading is corrected only to a word printed in at least this many training works. */
+const CORRECTION_MIN_WORKS = 10;
+/** … and only a reading of at least this many letters (two letters are anything's neighbour). */
+const CORRECTION_MIN_LETTERS = 3;
+
+interface Entry {
+  letters: string;
+  printed: string;
+  works: number;
+}
+
+const letterOnly = (text: string) => text.toLowerCase().replace(/[^\p{L}]/gu, '');
+const ENTRIES: Entry[] = MUSIC_WORDS.map(([printed, works]) => ({ letters: letterOnly(printed), printed, works }));
+const KNOWN = new Set(ENTRIES.map((e) => e.letters));
+
+/** The words of a direction with each misread word corrected to the performance word it is one letter off. */
+export function correctMusicWords(text: string): string {
+  return text
+    .split(/(\s+)/)
+    .map((token) => (/\s/.test(token) ? token : correctToken(token)))
+    .join('');
+}
+
+function correctToken(token: string): string {
+  const letters = letterOnly(token);
+  if (letters.length < CORRECTION_MIN_LETTERS || KNOWN.has(letters)) return token;
+  let best: Entry | undefined;
+  for (const entry of ENTRIES) {
+    if (entry.works < CORRECTION_MIN_WORKS || (best && entry.works <= best.works)) continue;
+    if (oneEditApart(letters, entry.letters)) best = entry;
+  }
+  if (!best) return token;
+  // The token's own punctuation around the word stays; the word takes the lexicon's spelling and the token's capital.
+  const lead = /^[^\p{L}]*/u.exec(token)![0];
+  const trail = /[^\p{L}]*$/u.exec(token)![0];
+  const word = best.printed.endsWith('.') && trail.startsWith('.') ? best.printed.slice(0, -1) : best.printed;
+  const capital = /^\p{Lu}/u.test(token.slice(lead.length)) ? word[0]!.toUpperCase() + word.slice(1) : word;
+  return lead + capital + trail;
+}
+
+/** Whether one letter changed, added or left out turns a into b. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}

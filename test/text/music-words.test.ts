@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { correctMusicWords, oneEditApart } from '../../src/text/music-words.js';
+import { MUSIC_WORDS } from '../../src/text/music-lexicon.js';
+
+describe('performance words', () => {
+  it('correct a reading one letter off a common word, with the word\'s usual spelling', () => {
+    expect(correctMusicWords('plzz.')).toBe('pizz.');
+    expect(correctMusicWords('resc.')).toBe('cresc.');
+    expect(correctMusicWords('resc')).toBe('cresc.');
+    expect(correctMusicWords('oco cresc.')).toBe('poco cresc.');
+    expect(correctMusicWords('Alegro')).toBe('Allegro');
+  });
+
+  it('keep words of the lexicon, words far from any, and short readings as they are', () => {
+    expect(correctMusicWords('cresc.')).toBe('cresc.');
+    expect(correctMusicWords('dolce espress.')).toBe('dolce espress.');
+    expect(correctMusicWords('Schnell, doch nicht zu sehr')).toBe('Schnell, doch nicht zu sehr');
+    expect(correctMusicWords('zqxw')).toBe('zqxw');
+    expect(correctMusicWords('cre')).toBe('cre');
+  });
+
+  it('keep the punctuation around a corrected word', () => {
+    expect(correctMusicWords('(plzz.)')).toBe('(pizz.)');
+  });
+
+  it('tell one edit apart from none and from two', () => {
+    expect(oneEditApart('pizz', 'plzz')).toBe(true);
+    expect(oneEditApart('cresc', 'resc')).toBe(true);
+    expect(oneEditApart('cresc', 'crescx')).toBe(true);
+    expect(oneEditApart('cresc', 'cresc')).toBe(false);
+    expect(oneEditApart('cresc', 'cre')).toBe(false);
+    expect(oneEditApart('arco', 'orca')).toBe(false);
+  });
+
+  it('come from the training corpus, the commonest first', () => {
+    expect(MUSIC_WORDS.length).toBeGreaterThan(100);
+    const works = MUSIC_WORDS.map(([, n]) => n);
+    expect(works).toEqual([...works].sort((a, b) => b - a));
+    expect(MUSIC_WORDS.map(([w]) => w)).toEqual(expect.arrayContaining(['cresc.', 'dim.', 'pizz.', 'arco', 'dolce']));
+  });
+});
