@@ -319,7 +319,6 @@ export function conformanceSuite(name: string, kind: 'local' | 'remote', factory
       controller.abort();
       expect((await aborted).status).toBe('draft');
       await abortedWait.stopped;
-      expect(abortedWait.ranOut).toBe(false);
 
       await client.addJobFile(draft.id, pngPage('w.png'));
       await client.startJob(draft.id);
@@ -332,7 +331,6 @@ export function conformanceSuite(name: string, kind: 'local' | 'remote', factory
       const changed = await poll;
       expect(changed.progress).not.toEqual(before.progress);
       await changeWait.stopped;
-      expect(changeWait.ranOut).toBe(false);
     });
   });
 

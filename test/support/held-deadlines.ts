@@ -5,16 +5,15 @@
  * close — which a test can then assert without timing anything. A poll that
  * nothing wakes waits for good, so such a bug fails by the test's timeout.
  *
- * Only the deadlines a test claims with `next()` are held; the others (the
- * polls of helpers like `until`) run out on a timer, as by default.
+ * Only the deadlines a test claims with `next()` or `hold()` are held; the
+ * others (the polls of helpers like `until`) run out on a timer, as by
+ * default.
  */
 import type { LongPollTimer } from '../../src/jobs/local-client.js';
 
 export interface HeldDeadline {
   /** The wait asked for, in milliseconds. */
   ms: number;
-  /** Whether `runOut` ended it. */
-  ranOut: boolean;
   /** Resolves once the engine stopped the timer (the poll ended some other way, or it ran out). */
   stopped: Promise<void>;
   /** Ends the wait as its deadline would. */
@@ -25,31 +24,34 @@ export interface HeldDeadlines {
   longPollTimer: LongPollTimer;
   /** Holds the next deadline armed after this call (of the next long-poll the engine starts to hold). */
   next(): Promise<HeldDeadline>;
+  /** Holds the next `count` deadlines armed after this call; resolves once all are. */
+  hold(count: number): Promise<HeldDeadline[]>;
 }
 
 export function heldDeadlines(): HeldDeadlines {
-  const listeners: ((deadline: HeldDeadline) => void)[] = [];
+  /** Claims on deadlines still to come, oldest first. */
+  const claims: { count: number; held: HeldDeadline[]; resolve: (held: HeldDeadline[]) => void }[] = [];
+  const hold = (count: number) => new Promise<HeldDeadline[]>((resolve) => claims.push({ count, held: [], resolve }));
   return {
     longPollTimer(end, ms) {
-      if (!listeners.length) {
+      const claim = claims[0];
+      if (!claim) {
         const timer = setTimeout(end, ms);
         return () => clearTimeout(timer);
       }
       let stop!: () => void;
       const deadline: HeldDeadline = {
         ms,
-        ranOut: false,
         stopped: new Promise((resolve) => (stop = resolve)),
-        runOut() {
-          deadline.ranOut = true;
-          end();
-        },
+        runOut: end,
       };
-      for (const listener of listeners.splice(0)) listener(deadline);
+      claim.held.push(deadline);
+      if (claim.held.length === claim.count) claim.resolve(claims.shift()!.held);
       return stop;
     },
-    next() {
-      return new Promise((resolve) => listeners.push(resolve));
+    hold,
+    async next() {
+      return (await hold(1))[0]!;
     },
   };
 }
