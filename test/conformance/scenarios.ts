@@ -417,7 +417,8 @@ export function conformanceSuite(name: string, kind: 'local' | 'remote', factory
       if (answer.status !== 202) return;
       expect(answer.task).toMatchObject({ type: 'import-omr', progress: { percent: expect.any(Number) } });
       let task: Task = answer.task;
-      for (let i = 0; i < 200 && !['done', 'error', 'canceled'].includes(task.state); i++) {
+      // Tasks have no long-poll: look again after each short pause; a task that never ends fails by the test's timeout.
+      while (!['done', 'error', 'canceled'].includes(task.state)) {
         await new Promise((r) => setTimeout(r, 20));
         task = await client.getTask(task.id);
       }
