@@ -24,7 +24,7 @@ export { OmrError, type OmrErrorCode, type OmrErrorData } from './errors.js';
 export { DEFAULT_PAGE_TIMEOUT_MS, createRecognitionPool, defaultPoolSize, type PoolOptions, type RecognitionPool, type RecognitionPoolOptions, type WorkerHandle } from './workers/worker-pool.js';
 export type { MessageEndpoint, MessageListener } from './workers/worker-handle.js';
 export { DEFAULT_PARSE_HEAP_MB, DEFAULT_PARSE_TIMEOUT_MS, createParseWorker, type ParseWorkerOptions, type ScoreFile, type ScoreFileKind, type ScoreParser } from './workers/parse-pool.js';
-export { createClient, CLIENT_METHODS, type LocalClient, type LocalClientOptions, type JobScoreResult, type EngineWarning } from './jobs/local-client.js';
+export { createClient, CLIENT_METHODS, type LocalClient, type LocalClientOptions, type JobScoreResult, type EngineWarning, type LongPollTimer } from './jobs/local-client.js';
 export type { ScoreSightClient } from './jobs/client.js';
 export { followJob, waitForJob, runJob, isSettled, type FollowOptions } from './jobs/follow.js';
 export * from './jobs/types.js';

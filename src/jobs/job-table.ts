@@ -15,13 +15,25 @@ export interface DamagedJob {
   problem: string;
 }
 
+/** Calls `end` after `ms` unless the function it returns is called first. */
+export type LongPollTimer = (end: () => void, ms: number) => () => void;
+
+const defaultLongPollTimer: LongPollTimer = (end, ms) => {
+  const timer = setTimeout(end, ms);
+  return () => clearTimeout(timer);
+};
+
 export class JobTable {
   private readonly records = new Map<string, JobRecord>();
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly waiters = new Map<string, Set<() => void>>();
   private nextSeq = 1;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Starts the timer that ends a long-poll's wait; returns what stops it (see `LocalClientOptions.longPollTimer`). */
+    private readonly startTimer: LongPollTimer = defaultLongPollTimer,
+  ) {}
 
   /**
    * Loads every stored job. A record that cannot be read (the store moved
@@ -122,13 +134,14 @@ export class JobTable {
     return new Promise((resolve) => {
       const set = this.waiters.get(id) ?? new Set();
       this.waiters.set(id, set);
+      let stopTimer: (() => void) | undefined;
       const done = () => {
-        clearTimeout(timer);
+        stopTimer?.();
         set.delete(done);
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      stopTimer = this.startTimer(done, ms);
       signal?.addEventListener('abort', done, { once: true });
       set.add(done);
     });

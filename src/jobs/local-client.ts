@@ -24,7 +24,7 @@ import { applyDetails, detectDetails, isResolved, validateSubmission } from './d
 import { availableFormats, writeExport } from './exports.js';
 import { MAX_FILE_SIZE, fileBytes } from './file-input.js';
 import { assertDownloadable, createJobState, isRecognizing, isTerminal, transition, type JobEvent } from './job-machine.js';
-import { JobTable } from './job-table.js';
+import { JobTable, type LongPollTimer } from './job-table.js';
 import { turnsFor } from './pool-turns.js';
 import { ScoreLibrary } from './library.js';
 import { LOCALES, LOCALES_DETAILS, isLanguageTag } from './locales.js';
@@ -50,6 +50,8 @@ import type {
   Task,
 } from './types.js';
 
+export type { LongPollTimer } from './job-table.js';
+
 export interface LocalClientOptions {
   /** Where jobs live. Default: IndexedDB in browsers, memory elsewhere (pass `createFileStore(dir)` in Node to keep them). */
   store?: Store;
@@ -74,6 +76,14 @@ export interface LocalClientOptions {
   credits?: number;
   /** The clock; tests move it to check retention. */
   now?: () => Date;
+  /**
+   * Starts the timer that ends a long-poll (`getJob`'s `wait`) when the job
+   * has not changed: calls `end` after `ms` unless the function it returns
+   * is called first. Default `setTimeout`; tests pass their own to end a
+   * wait on cue, and so tell a wait the job's change or an abort ended from
+   * one its deadline did, without a clock.
+   */
+  longPollTimer?: LongPollTimer;
   /** How often erasure of expired jobs runs. Default hourly; 0 turns the timer off (call `sweepRetention`). */
   sweepIntervalMs?: number;
   /** Resolution PDF pages are rendered at for recognition. */
@@ -243,7 +253,7 @@ class LocalEngine implements ScoreSightClient {
     /** What the client made itself, and so closes. */
     private readonly owns: { pool: boolean; parser: boolean },
   ) {
-    this.jobs = new JobTable(store);
+    this.jobs = new JobTable(store, options.longPollTimer);
     this.clock = options.now ?? (() => new Date());
     this.library = new ScoreLibrary(store, newId, () => this.now());
     this.maxParallel = options.maxParallelJobs ?? 10;

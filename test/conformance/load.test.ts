@@ -11,6 +11,7 @@ import type { Job } from '../../src/jobs/types.js';
 import { createRemoteClient, type RemoteClient } from '../../src/remote/remote-client.js';
 import { createOmrServer, type OmrServer } from '../../src/server/server.js';
 import { createFakePool, pngPage } from '../support/fake-pool.js';
+import { heldDeadlines } from '../support/held-deadlines.js';
 
 const ACCOUNTS = ['alice', 'bob', 'carol'] as const;
 const JOBS = 20;
@@ -24,12 +25,13 @@ afterEach(async () => {
 
 it('200 concurrent long-polls over 20 jobs of 3 accounts: no job lost, no leak between accounts, limits held', async () => {
   const pool = createFakePool({ hold: ['*#0'] });
+  const deadlines = heldDeadlines();
   server = createOmrServer({
     tokens: [
       ...ACCOUNTS.map((account) => ({ token: `${account}-load-token`, account, scopes: ['omr', 'scores', 'tasks.readonly'] })),
       { token: 'throttled-token', account: 'throttled', scopes: ['omr'], rateLimit: THROTTLED_LIMIT },
     ],
-    clientOptions: { pool, sweepIntervalMs: 0 },
+    clientOptions: { pool, sweepIntervalMs: 0, longPollTimer: deadlines.longPollTimer },
   });
   const url = await server.listen(0);
   const clients = Object.fromEntries(ACCOUNTS.map((a) => [a, createRemoteClient({ baseUrl: url, token: `${a}-load-token` })])) as Record<(typeof ACCOUNTS)[number], RemoteClient>;
@@ -47,16 +49,16 @@ it('200 concurrent long-polls over 20 jobs of 3 accounts: no job lost, no leak b
   // Every job now sits on its held first page; one read each lets the last progress write land.
   const held = await Promise.all(submitted.map((s) => clients[s.account].getJob(s.job.id)));
 
+  // Every poll's deadline is held until the server holds them all: a poll lost on the way fails by the test's timeout.
+  const holding = deadlines.hold(JOBS * POLLS_PER_JOB);
   const polls = submitted.flatMap((s) => Array.from({ length: POLLS_PER_JOB }, () => clients[s.account].getJob(s.job.id, { wait: 20 })));
-  const deadline = performance.now() + 10_000;
-  while (server.stats.inFlight < polls.length) {
-    if (performance.now() > deadline) throw new Error(`only ${server.stats.inFlight} of ${polls.length} long-polls reached the server`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  const waits = await holding;
   const concurrentPolls = server.stats.inFlight;
   for (const s of submitted) pool.release(`${s.file}#0`);
   const answers = await Promise.all(polls);
   const releasedAfter = performance.now();
+  // None of them ran out (none can here): each was answered by its job's change, which stopped its deadline.
+  await Promise.all(waits.map((wait) => wait.stopped));
 
   // Each poll answered its own job, and only once that job had moved on.
   answers.forEach((job, i) => {

@@ -251,9 +251,9 @@ describe('fair turns at a shared pool', () => {
     return limited;
   }
 
-  /** Waits until the pool has started `count` runs (each held at its first page). */
+  /** Waits until the pool has started `count` runs (each held at its first page); if it never does, the test's timeout ends it. */
   async function startedCount(fake: FakePool, count: number): Promise<string[]> {
-    for (let i = 0; i < 1000 && fake.started.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (fake.started.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
     return fake.started.slice(0, count);
   }
 

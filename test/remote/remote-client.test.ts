@@ -4,7 +4,7 @@
  * answer — error bodies with and without codes, timeouts, aborts, rate
  * limits, links and download headers.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { createRemoteClient, type RemoteClientOptions } from '../../src/remote/remote-client.js';
 import { dispositionFilename, nextLink } from '../../src/remote/wire.js';
@@ -38,8 +38,36 @@ function scripted(script: Script, options: Partial<RemoteClientOptions> = {}) {
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
+/** A promise whose settling can be looked at without awaiting it. */
+function watch<T>(promise: Promise<T>): { promise: Promise<T>; readonly settled: boolean } {
+  let settled = false;
+  const watched = promise.finally(() => (settled = true));
+  watched.catch(() => {}); // looked at later, by whoever awaits `promise`
+  return {
+    promise: watched,
+    get settled() {
+      return settled;
+    },
+  };
+}
+
+/** The timers and clock of the next lines are the test's, moved by `vi.advanceTimersByTimeAsync` (requests never touch the network here). */
+function useFakeClock(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  // A quarter past a second, so that a reset in whole seconds is never now.
+  vi.setSystemTime(new Date('2030-01-01T00:00:00.250Z'));
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 /** A response that never comes, until the request is aborted. */
-const hang = (_: Sent, signal: AbortSignal) => new Promise<Response>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+const hang = (_: Sent, signal: AbortSignal) =>
+  new Promise<Response>((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason));
+  });
 
 describe('requests', () => {
   it('sends the bearer token (not to capabilities without one), JSON bodies, Base64 files and encoded path segments', async () => {
@@ -109,31 +137,44 @@ describe('errors', () => {
 
 describe('timeouts and aborts', () => {
   it('a request with no answer fails with TIMEOUT (504); a long-poll gets its wait on top', async () => {
+    useFakeClock();
     const { client } = scripted(hang, { timeoutMs: 50 });
-    const t = performance.now();
-    expect(await rejection(client.startJob('job_1'))).toMatchObject({ code: 'TIMEOUT', status: 504 });
-    expect(performance.now() - t).toBeLessThan(1000);
+    const start = watch(rejection(client.startJob('job_1')));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(start.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await start.promise).toMatchObject({ code: 'TIMEOUT', status: 504 });
     const poll = scripted(hang, { timeoutMs: 50 });
-    const started = performance.now();
-    expect(await rejection(poll.client.getJob('job_1', { wait: 1 }))).toMatchObject({ code: 'TIMEOUT' });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
+    const get = watch(rejection(poll.client.getJob('job_1', { wait: 1 })));
+    await vi.advanceTimersByTimeAsync(1049);
+    expect(get.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await get.promise).toMatchObject({ code: 'TIMEOUT' });
   });
 
   it('the signal aborts any call with ABORTED, before or during the request', async () => {
-    const { client, sent } = scripted(hang);
+    const late = new AbortController();
+    // Aborted once the request is out, with no answer coming.
+    const { client, sent } = scripted((request, signal) => {
+      late.abort();
+      return hang(request, signal);
+    });
     const early = new AbortController();
     early.abort();
     expect(await rejection(client.createJob({}, { signal: early.signal }))).toMatchObject({ code: 'ABORTED' });
     expect(sent).toHaveLength(0);
-    const late = new AbortController();
-    setTimeout(() => late.abort(), 20);
     expect(await rejection(client.cancelJob('job_1', { signal: late.signal }))).toMatchObject({ code: 'ABORTED' });
+    expect(sent).toHaveLength(1);
   });
 
   it("getJob's signal ends the long-poll early with the job as it is, as on the local engine", async () => {
-    const { client, sent } = scripted((request, signal) => (request.url.includes('wait=') ? hang(request, signal) : json({ id: 'job_1', status: 'processing' })));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
+    // Aborted once the long-poll is out, with no answer coming.
+    const { client, sent } = scripted((request, signal) => {
+      if (!request.url.includes('wait=')) return json({ id: 'job_1', status: 'processing' });
+      controller.abort();
+      return hang(request, signal);
+    });
     expect(await client.getJob('job_1', { wait: 25, signal: controller.signal })).toEqual({ id: 'job_1', status: 'processing' });
     expect(sent.map((s) => s.url.replace('https://omr.example.com/v2', ''))).toEqual(['/omr/jobs/job_1?wait=25', '/omr/jobs/job_1']);
   });
@@ -160,26 +201,38 @@ describe('rate limits', () => {
   });
 
   it('with a budget, waits until X-RateLimit-Reset and sends again; a reset beyond the budget fails at once', async () => {
+    useFakeClock();
     let calls = 0;
-    const reset = Math.ceil(Date.now() / 1000) + 1;
-    const { client } = scripted(
+    const reset = Math.ceil(Date.now() / 1000) + 1; // 1.75 s from now
+    const { client, sent } = scripted(
       () => (++calls === 1 ? limited(reset) : json([], 200, { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '9', 'X-RateLimit-Reset': String(reset + 3600) })),
       { rateLimitRetryBudgetMs: 3000 },
     );
-    expect(await client.listJobs()).toEqual({ jobs: [] });
-    expect(Date.now()).toBeGreaterThanOrEqual(reset * 1000);
+    const listed = watch(client.listJobs());
+    await vi.advanceTimersByTimeAsync(1749);
+    expect([sent.length, listed.settled]).toEqual([1, false]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await listed.promise).toEqual({ jobs: [] });
+    expect(sent).toHaveLength(2);
+    expect(Date.now()).toBe(reset * 1000);
     expect(client.rateLimit?.remaining).toBe(9);
+    // The clock is not moved: were the client waiting for the reset, this would never settle.
     const far = scripted(() => limited(Math.ceil(Date.now() / 1000) + 3600), { rateLimitRetryBudgetMs: 3000 });
-    const t = performance.now();
+    const before = Date.now();
     expect(await rejection(far.client.listJobs())).toMatchObject({ code: 'API_RATE_LIMIT_EXCEEDED' });
-    expect(performance.now() - t).toBeLessThan(500);
+    expect([far.sent.length, Date.now(), vi.getTimerCount()]).toEqual([1, before, 0]);
   });
 
   it('the signal ends a wait for the window', async () => {
-    const { client } = scripted(() => limited(Math.ceil(Date.now() / 1000) + 2), { rateLimitRetryBudgetMs: 5000 });
+    useFakeClock();
+    const { client, sent } = scripted(() => limited(Math.ceil(Date.now() / 1000) + 2), { rateLimitRetryBudgetMs: 5000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    expect(await rejection(client.listJobs({}, { signal: controller.signal }))).toMatchObject({ code: 'ABORTED' });
+    const listed = watch(rejection(client.listJobs({}, { signal: controller.signal })));
+    await vi.advanceTimersByTimeAsync(1000); // well into the 2.75 s wait
+    expect([sent.length, listed.settled]).toEqual([1, false]);
+    controller.abort();
+    expect(await listed.promise).toMatchObject({ code: 'ABORTED' });
+    expect([sent.length, vi.getTimerCount()]).toEqual([1, 0]);
   });
 });
 

@@ -145,17 +145,32 @@ describe('the IndexedDB store and its connection', () => {
     // plays the old tab.
     const real = new IDBFactory();
     const old = await settle(real.open('db', 1));
-    const future: IDBFactory = { ...watched(real).factory, open: (name, version) => real.open(name, (version ?? 1) + 1) };
+    let late: IDBOpenDBRequest | undefined;
+    const future: IDBFactory = { ...watched(real).factory, open: (name, version) => (late = real.open(name, (version ?? 1) + 1)) };
 
-    const started = Date.now();
-    const error = await openIndexedDbStore({ indexedDB: future, name: 'db', blockedTimeoutMs: 50 }).catch((e: unknown) => e);
+    // The store's give-up timer is the test's (fake-indexeddb runs on setImmediate, which stays real).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let error: unknown;
+    try {
+      let settled = false;
+      const opening = openIndexedDbStore({ indexedDB: future, name: 'db', blockedTimeoutMs: 50 })
+        .catch((e: unknown) => e)
+        .finally(() => (settled = true));
+      // Blocked, it waits the 50 ms it was given (its timer), then gives up; not before.
+      while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(49);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      error = await opening;
+    } finally {
+      vi.useRealTimers();
+    }
     expect(error).toBeInstanceOf(OmrError);
     expect((error as OmrError).message).toMatch(/held open by another tab running an older version/);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
 
     // Once the old tab lets go, the late connection opens and is closed at once: deleting is not blocked.
     old.result!.close();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await settle(late!)).result).toBeDefined();
     const deleted = await settle(real.deleteDatabase('db'));
     expect(deleted.blocked).toBeUndefined();
   });

@@ -523,25 +523,3 @@ describe('scan effects', () => {
     expect(new Set(d.image.data)).toEqual(new Set([0, 255]));
   });
 });
-
-describe('speed (informational, not asserted)', () => {
-  it('degrades a 1700×2400 page', () => {
-    const page = musicPage(1700, 2400);
-    const time = (f: () => void) => {
-      const t = performance.now();
-      f();
-      return performance.now() - t;
-    };
-    degradeScan(page, 0); // warm up
-    degradePhoto(page, 0);
-    const seeds = [1, 2, 3, 4, 5, 6];
-    const scan = seeds.map((s) => time(() => degradeScan(page, s)));
-    const photo = seeds.map((s) => time(() => degradePhoto(page, s)));
-    const avg = (a: number[]) => (a.reduce((x, y) => x + y, 0) / a.length).toFixed(0);
-    console.log(
-      `degrade 1700×2400 gray page: scan ${avg(scan)} ms (max ${Math.max(...scan).toFixed(0)}), ` +
-        `photo ${avg(photo)} ms (max ${Math.max(...photo).toFixed(0)}) per page, default options`,
-    );
-    expect(scan.length).toBe(seeds.length);
-  });
-});

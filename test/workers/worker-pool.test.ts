@@ -5,7 +5,7 @@
  * misbehaves on request (`test-worker.ts`).
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { OmrError } from '../../src/errors.js';
 import { decodePng } from '../../src/input/png.js';
 import type { InputFile } from '../../src/input/decode-pages.js';
@@ -236,7 +236,9 @@ describe('the pool', () => {
   });
 
   it("does not count a fresh worker's start toward its first page's time", async () => {
-    // A worker that takes 300 ms to start, then reads its one page at once, under a 100 ms budget.
+    // A worker that takes 300 ms to start, then reads its one page at once, under a 100 ms budget,
+    // on the test's clock: the start's 300 ms pass in one step, so a budget counted from the call runs out in it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const started = new Promise((resolve) => setTimeout(resolve, 300));
     let ended = 0;
     const slowStart: PoolMember = {
@@ -256,9 +258,12 @@ describe('the pool', () => {
     };
     const pool = createPool(1, () => slowStart, { pageTimeoutMs: 100 });
     try {
-      expect((await pool.recognize({ files: [command('quick')] })).pageCount).toBe(1);
+      const run = pool.recognize({ files: [command('quick')] });
+      await vi.advanceTimersByTimeAsync(300);
+      expect((await run).pageCount).toBe(1);
       expect(ended).toBe(0);
     } finally {
+      vi.useRealTimers();
       await pool.close();
     }
   });

@@ -7,22 +7,37 @@ import { describe, expect, it } from 'vitest';
 import { OmrError } from '../../../src/errors.js';
 import { MAX_MIDI_NOTES, MAX_MIDI_TRACKS, MAX_TRACK_NOTES } from '../../../src/import/midi/limits.js';
 import { readMidi } from '../../../src/import/midi/read-midi.js';
+import { scanSmf } from '../../../src/import/midi/smf-scan.js';
 import { measureProblem, soundingNotes } from './score-checks.js';
 import { meta, smfBytes, song, timeSignature, trackBody, u32, vlq, type TimedEvent } from './smf-build.js';
 
-/** Reads the bytes, expecting an OmrError with `code` whose message matches `message`. */
-function expectFailure(bytes: Uint8Array, code: 'CORRUPTED_FILE' | 'FILE_TOO_LARGE', message: RegExp): void {
-  let thrown: unknown;
-  const started = performance.now();
+/** What `read` throws (undefined when it returns). */
+function thrownBy(read: () => unknown): unknown {
   try {
-    readMidi(bytes);
+    read();
   } catch (err) {
-    thrown = err;
+    return err;
   }
-  expect(performance.now() - started).toBeLessThan(2000);
+  return undefined;
+}
+
+/**
+ * Reads the bytes, expecting an OmrError with `code` whose message matches
+ * `message`. No clock: a reader that hangs fails by the test's timeout, and
+ * "quickly" is a bound on work, checked with `beforeParsing`: the file is
+ * refused by the scan (smf-scan.ts), one pass over its bytes, before
+ * @tonejs/midi parses it and pairs a single note.
+ */
+function expectFailure(bytes: Uint8Array, code: 'CORRUPTED_FILE' | 'FILE_TOO_LARGE', message: RegExp, { beforeParsing = false } = {}): void {
+  const expected = { code, message: expect.stringMatching(message) };
+  const thrown = thrownBy(() => readMidi(bytes));
   expect(thrown, 'expected an OmrError').toBeInstanceOf(OmrError);
-  const err = thrown as OmrError;
-  expect({ code: err.code, message: err.message }).toEqual({ code, message: expect.stringMatching(message) });
+  expect({ code: (thrown as OmrError).code, message: (thrown as OmrError).message }).toEqual(expected);
+  if (beforeParsing) {
+    const scanned = thrownBy(() => scanSmf(bytes));
+    expect(scanned, 'expected the scan to refuse it').toBeInstanceOf(OmrError);
+    expect({ code: (scanned as OmrError).code, message: (scanned as OmrError).message }).toEqual(expected);
+  }
 }
 
 /** One track holding a middle C, for files that are broken elsewhere. */
@@ -105,7 +120,7 @@ describe('readMidi refuses broken files', () => {
 
 describe('readMidi bounds its work on hostile files', () => {
   it('refuses too many tracks', () => {
-    expectFailure(smfBytes(Array.from({ length: MAX_MIDI_TRACKS + 1 }, () => oneNote)), 'FILE_TOO_LARGE', /257 tracks; at most 256/);
+    expectFailure(smfBytes(Array.from({ length: MAX_MIDI_TRACKS + 1 }, () => oneNote)), 'FILE_TOO_LARGE', /257 tracks; at most 256/, { beforeParsing: true });
   });
 
   it('refuses too many notes in one track, and in all', () => {
@@ -113,20 +128,20 @@ describe('readMidi bounds its work on hostile files', () => {
       [i * 10, [0x90 | channel, 40 + (i % 40), 80]],
       [i * 10 + 5, [0x80 | channel, 40 + (i % 40), 0]],
     ]).flat();
-    expectFailure(smfBytes([trackBody(notes(MAX_TRACK_NOTES + 1))]), 'FILE_TOO_LARGE', /track 1 has more than 30,000 notes on one channel/);
+    expectFailure(smfBytes([trackBody(notes(MAX_TRACK_NOTES + 1))]), 'FILE_TOO_LARGE', /track 1 has more than 30,000 notes on one channel/, { beforeParsing: true });
     const spread = Array.from({ length: 8 }, (_, t) => trackBody(notes(Math.ceil((MAX_MIDI_NOTES + 1) / 8), t)));
-    expectFailure(smfBytes(spread), 'FILE_TOO_LARGE', /more than 200,000 notes/);
+    expectFailure(smfBytes(spread), 'FILE_TOO_LARGE', /more than 200,000 notes/, { beforeParsing: true });
   });
 
   it('refuses note-ons and note-offs that do not pair up, before pairing them quadratically', () => {
     // 20,000 note-ons that never end and 20,000 stray note-offs: @tonejs/midi alone takes seconds on this.
     const events: TimedEvent[] = [];
     for (let i = 0; i < 20_000; i++) events.push([i, [0x90, 60, 80]], [20_000 + i, [0x80, 61, 0]]);
-    expectFailure(smfBytes([trackBody(events)]), 'CORRUPTED_FILE', /note-ons and note-offs are too far from pairing up/);
+    expectFailure(smfBytes([trackBody(events)]), 'CORRUPTED_FILE', /note-ons and note-offs are too far from pairing up/, { beforeParsing: true });
   });
 
   it('refuses music too long to hold in measures', () => {
-    // Two notes 10⁸ quarters apart.
+    // Two notes 10⁸ quarters apart: four events to parse, and measures laid out only up to the limit.
     const far = trackBody([
       [0, [0x90, 60, 80]],
       [1, [0x80, 60, 0]],
