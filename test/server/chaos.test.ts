@@ -3,7 +3,8 @@
  * grant, serving three accounts through hostile uploads, a SIGKILL while a
  * page is being read, a graceful SIGTERM and SIGINT, restarts on the same
  * store, and one account whose storage stops taking writes (across a
- * restart) while the other two are served. At the end every job is where
+ * restart, and again while its page is being read) while the other two
+ * are served. At the end every job is where
  * the spec says it ends, none is lost or doubled for one idempotency key,
  * and each balance is the grant less the pages of the jobs that were done.
  *
@@ -11,8 +12,7 @@
  * reports, with a generous bound that only turns a hang into a failure.
  * The refusal times and the peak memory are printed, not asserted.
  */
-import { chmodSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,8 +53,8 @@ afterAll(async () => {
 
 interface Answer {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
+  // The parsed JSON answer (or the text of a file download), read field by field by the checks.
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   ms: number;
 }
 
@@ -162,8 +162,19 @@ function breakStorage(accountDir: string): 'chmod' | 'file-in-place' {
   }
   for (const d of dirs) chmodSync(d, 0o755);
   const aside = `${accountDir}.aside`;
+  const blocker = `${accountDir}.blocker`;
+  writeFileSync(blocker, 'not a directory');
   renameSync(accountDir, aside);
-  writeFileSync(accountDir, 'not a directory');
+  // A write in flight may make the directory again in between: it is let go (the store failed it in effect) and the file put in its place.
+  for (let tries = 0; ; tries++) {
+    try {
+      renameSync(blocker, accountDir);
+      break;
+    } catch (err) {
+      if (tries > 100) throw err;
+      rmSync(accountDir, { recursive: true, force: true });
+    }
+  }
   repairStorage = () => {
     unlinkSync(accountDir);
     renameSync(aside, accountDir);
@@ -287,7 +298,21 @@ describe('scoresight serve under chaos', () => {
     accepted('carol', 'c-3', await call(server, 'carol', 'POST', '/omr/jobs', oneShot('c-3')), 202);
     for (const draft of carolJobs) expect((await call(server, 'carol', 'POST', `/omr/jobs/${draft.id}/cancel`)).json.status).toBe('canceled');
     expect(await credits(server, 'carol')).toBe(GRANT - 1);
+    // Carol's storage fails again while her page is read: the run ends without its end stored, and the job waits.
+    await until(server, 'carol', carol3.id, reading);
+    breakStorage(carolDir);
+    const bound = Date.now() + WAIT_BOUND_MS;
+    while (!server.output().includes(`Job ${carol3.id} could not record how its run ended`)) {
+      if (Date.now() > bound) throw new Error(`carol's run never ended:\n${server.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await call(server, 'carol', 'GET', `/omr/jobs/${carol3.id}`)).json.status).toBe('processing');
+    expect((await call(server, 'alice', 'GET', `/omr/jobs/${alice1.id}`)).json.status).toBe('done');
+    expect(server.alive()).toBe(true);
+    // Repaired: carol's next request puts it back in the queue, and it is read again, charged once.
+    repairStorage!();
     const interruptedAt = await until(server, 'carol', carol3.id, reading);
+    expect(await credits(server, 'carol')).toBe(GRANT - 1);
     notePeak(server);
     expect(await server.stop('SIGINT')).toEqual({ code: 0, signal: null });
 
