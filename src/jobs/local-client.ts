@@ -243,6 +243,14 @@ class LocalEngine implements ScoreSightClient {
   private unavailable: OmrError | undefined;
   /** A retry of loading under way, shared by the calls that wait for it. */
   private loading: Promise<void> | undefined;
+  /**
+   * Jobs whose run ended while the store refused to record how: still
+   * `processing`, with nothing running them. Each call tries to put them
+   * back on their way (see `reviveStranded`).
+   */
+  private readonly stranded = new Set<string>();
+  /** A retry of the stranded jobs under way, shared by the calls that wait for it. */
+  private reviving: Promise<void> | undefined;
   private closed = false;
 
   constructor(
@@ -276,12 +284,43 @@ class LocalEngine implements ScoreSightClient {
     }
   }
 
-  /** Waits until the store has loaded, trying it again if it failed before; rejects with its `STORAGE_FAILED` while it still fails. */
+  /**
+   * Waits until the store has loaded, trying it again if it failed before;
+   * rejects with its `STORAGE_FAILED` while it still fails. Jobs stranded by
+   * a store that failed mid-run are tried again first.
+   */
   async available(): Promise<void> {
-    if (!this.unavailable) return;
-    this.loading ??= this.tryLoad().finally(() => (this.loading = undefined));
-    await this.loading;
-    if (this.unavailable) throw this.unavailable;
+    if (this.unavailable) {
+      this.loading ??= this.tryLoad().finally(() => (this.loading = undefined));
+      await this.loading;
+      if (this.unavailable) throw this.unavailable;
+    }
+    if (this.stranded.size) {
+      this.reviving ??= this.reviveStranded().finally(() => (this.reviving = undefined));
+      await this.reviving;
+    }
+  }
+
+  /**
+   * Puts stranded jobs back on their way, as a restart would, once the store
+   * takes writes again: without this a job whose store failed as its run
+   * ended would stay `processing`, its credits held, until the next restart.
+   * One the store still refuses stays stranded for the next call.
+   */
+  private async reviveStranded(): Promise<void> {
+    for (const id of [...this.stranded]) {
+      const record = this.jobs.find(id);
+      if (this.closed || !record || record.job.status !== 'processing' || this.running.has(id)) {
+        this.stranded.delete(id);
+        continue;
+      }
+      try {
+        await this.proceed(record);
+        this.stranded.delete(id);
+      } catch {
+        // The store still fails: the job waits for a later call.
+      }
+    }
   }
 
   private async tryLoad(): Promise<void> {
@@ -313,7 +352,11 @@ class LocalEngine implements ScoreSightClient {
     // Jobs interrupted by a crash or a closed tab: in creation order, so they keep their places.
     const interrupted = this.jobs.all().filter((r) => r.job.status === 'processing').sort((a, b) => a.seq - b.seq);
     for (const record of interrupted) {
-      await this.resume(record).catch((err) => this.warn(OmrError.from(err).code, `Job ${record.job.id} could not be resumed: ${OmrError.from(err).message}`));
+      await this.resume(record).catch((err) => {
+        // Stored but not writable: tried again on a later call, like a job whose run could not record its end.
+        this.stranded.add(record.job.id);
+        this.warn(OmrError.from(err).code, `Job ${record.job.id} could not be resumed yet: ${OmrError.from(err).message}`);
+      });
     }
     await this.sweepRetention().catch((err) => this.warn(OmrError.from(err).code, `Erasing expired jobs failed: ${OmrError.from(err).message}`));
   }
@@ -684,7 +727,7 @@ class LocalEngine implements ScoreSightClient {
       const id = this.queue.shift()!;
       const controller = new AbortController();
       const done = this.recognize(id, controller.signal)
-        .catch((err) => this.warn(OmrError.from(err).code, `Job ${id} could not record how its run ended: ${OmrError.from(err).message}`))
+        .catch((err) => this.strand(id, err))
         .finally(() => {
           this.running.delete(id);
           this.drain();
@@ -779,9 +822,17 @@ class LocalEngine implements ScoreSightClient {
     }
   }
 
-  /** The finishing stages run without a caller waiting: a failure to even record the error is reported. */
+  /** The finishing stages run without a caller waiting: a failure to even record the error strands the job. */
   private finishInBackground(jobId: string): Promise<void> {
-    return this.finish(jobId).catch((err) => this.warn(OmrError.from(err).code, `Job ${jobId} could not record how it ended: ${OmrError.from(err).message}`));
+    return this.finish(jobId).catch((err) => this.strand(jobId, err));
+  }
+
+  /** A run that ended without its end stored (the store failed): reported, and the job kept to be tried again. */
+  private strand(jobId: string, err: unknown): void {
+    const error = OmrError.from(err);
+    const retried = !this.closed && this.jobs.find(jobId)?.job.status === 'processing';
+    if (retried) this.stranded.add(jobId);
+    this.warn(error.code, `Job ${jobId} could not record how its run ended: ${error.message}${retried ? ' It is run again on the account’s next request once the store works.' : ''}`);
   }
 
   /** A run ended early: canceled between pages, or failed (credits reverted either way). */
@@ -815,6 +866,15 @@ class LocalEngine implements ScoreSightClient {
       }
       await this.jobs.update(id, (r) => ({ ...r, attempts }));
     }
+    await this.proceed(record);
+  }
+
+  /**
+   * A `processing` job with no run behind it goes on: to its finishing
+   * stages where its result is stored, else back in the queue to be read.
+   */
+  private async proceed(record: JobRecord): Promise<void> {
+    const id = record.job.id;
     const finishing = record.job.progress?.key === 'OMR_ASSEMBLING' || record.job.progress?.key === 'OMR_CREATING_SCORE';
     if (finishing && (await this.store.get('results', id))) {
       void this.finishInBackground(id);

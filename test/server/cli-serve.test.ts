@@ -59,6 +59,30 @@ describe('scoresight serve', () => {
     expect(bad.stderr).toMatch(/error INVALID_ARGUMENT: publicUrl "omr\.example\.org" is not an absolute URL/);
   });
 
+  it('--credits gives each account its balance, kept in --store across a restart', async () => {
+    const tokens = join(dir, 'tokens-credits.json');
+    writeFileSync(tokens, JSON.stringify([{ token: 'cli-secret-3', account: 'alice', scopes: ['omr'] }, { token: 'cli-secret-4', account: 'bob', scopes: ['omr'] }]));
+    const store = join(dir, 'credits-store');
+    const serveOnce = async (credits: string, check: (url: string) => Promise<void>) => {
+      let stdout = '';
+      const shutdown = new AbortController();
+      const running = main(['serve', '--port', '0', '--tokens', tokens, '--store', store, '--credits', credits], { stdout: (t) => (stdout += t), stderr: () => {}, shutdown: shutdown.signal });
+      while (!stdout.includes('listening on')) await new Promise((r) => setTimeout(r, 10));
+      await check(/listening on (\S+)/.exec(stdout)![1]!);
+      shutdown.abort();
+      expect(await running).toBe(0);
+    };
+    const remaining = async (url: string, token: string) => (await createRemoteClient({ baseUrl: url, token }).getCapabilities()).remainingCredits;
+    await serveOnce('7', async (url) => {
+      expect([await remaining(url, 'cli-secret-3'), await remaining(url, 'cli-secret-4')]).toEqual([7, 7]);
+    });
+    // The balance is the store's from now on: a different grant on a later start does not reset it.
+    await serveOnce('50', async (url) => expect(await remaining(url, 'cli-secret-3')).toBe(7));
+    const bad = await runCli('serve', '--port', '0', '--tokens', tokens, '--credits', 'plenty');
+    expect([bad.code, bad.stderr]).toEqual([2, '--credits takes a whole number of credits (pages), not "plenty".\n']);
+    expect((await runCli('--help')).stdout).toContain('[--credits <n>]');
+  });
+
   it('exits 1 with the reason when the tokens file is missing or wrong, 2 for a bad port', async () => {
     const missing = await runCli('serve', '--port', '0', '--tokens', join(dir, 'nope.json'));
     expect(missing.code).toBe(1);

@@ -5,7 +5,7 @@
  * one must go, which holds whoever runs the tests (file modes do not stop
  * root).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -109,6 +109,86 @@ describe('one account whose storage fails', () => {
     const anonymous = await fetch(`${baseUrl}/omr/capabilities`);
     expect(anonymous.status).toBe(200);
     expect(await anonymous.json()).not.toHaveProperty('remainingCredits');
+  });
+});
+
+describe('jobs whose store fails mid-run', () => {
+  /** Lets the test wait for what the engine reports, never for a clock. */
+  function reported(warnings: EngineWarning[], text: string): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => (warnings.some((w) => w.message.includes(text)) ? resolve() : setImmediate(check));
+      check();
+    });
+  }
+
+  /** Long-polls a job until it leaves `processing`, at most 30 polls (a job left stranded must fail the test, not hold it). */
+  async function settled(client: LocalClient, id: string, beforeEachPoll = () => {}): Promise<string> {
+    let current = await client.getJob(id);
+    for (let polls = 0; current.status === 'processing' && polls < 30; polls++) {
+      beforeEachPoll();
+      current = await client.getJob(id, { wait: 1 });
+    }
+    return current.status;
+  }
+
+  it('a run whose end cannot be stored is run again on the next request once the store works: done, charged once', async () => {
+    const root = await freshDirectory();
+    const directory = path.join(root, 'carol');
+    const pool = createFakePool({ hold: ['a.png#0'] });
+    cleanup.push(() => pool.close());
+    const warnings: EngineWarning[] = [];
+    const client = await account(directory, pool, warnings);
+    const job = await client.createJob({ output: 'musicxml', files: [pngPage('a.png')], autoStart: true });
+    await pool.reached('a.png#0');
+    // Its progress is stored before the directory goes, so no write of it is in flight meanwhile.
+    for (let polls = 0; polls < 60 && (await client.getJob(job.id, { wait: 1 })).progress?.percent !== 13.5; polls++);
+    expect((await client.getJob(job.id)).progress?.percent).toBe(13.5); // 5 % + 85 % × 0.1, the page prepared
+    // The page is being read when the account's directory goes: its result, then its error, cannot be stored.
+    await rename(directory, `${directory}.aside`);
+    await writeFile(directory, 'a file where the account directory belongs');
+    pool.release('a.png#0');
+    await reported(warnings, 'could not record how its run ended');
+    const stranded = await client.getJob(job.id);
+    expect([stranded.status, stranded.progress?.key]).toEqual(['processing', 'OMR_DETECTING_STAVES']);
+    expect((await client.getJob(job.id)).status).toBe('processing'); // still broken: it waits, nothing run
+    expect(pool.started).toEqual(['a.png']);
+
+    await rm(directory);
+    await rename(`${directory}.aside`, directory);
+    // The run again, held where the first was, is let go on each poll.
+    expect(await settled(client, job.id, () => pool.release('a.png#0'))).toBe('done');
+    expect(pool.started).toEqual(['a.png', 'a.png']);
+    expect((await client.getCapabilities()).remainingCredits).toBe(4);
+  });
+
+  it('a job found running at open that cannot be requeued (the store takes no writes) is resumed on a later request', async () => {
+    const memory = createMemoryStore();
+    let refuseWrites = false;
+    const store: Store = {
+      ...memory,
+      close: async () => {}, // the same store opens again below
+      put: async (collection, key, value) => {
+        if (refuseWrites) throw new OmrError('STORAGE_FAILED', 'the store is read-only');
+        return memory.put(collection, key, value);
+      },
+    };
+    const pool = createFakePool({ hold: ['a.png#0'] });
+    cleanup.push(() => pool.close());
+    const first = createClient({ store, pool, sweepIntervalMs: 0, credits: 5, onWarning: () => {} });
+    const job = await first.createJob({ output: 'musicxml', files: [pngPage('a.png')], autoStart: true });
+    await pool.reached('a.png#0');
+    refuseWrites = true; // as a crash would, the record stays "reading a page"
+    await first.close();
+
+    const warnings: EngineWarning[] = [];
+    const second = createClient({ store, pool: createFakePool(), sweepIntervalMs: 0, credits: 5, onWarning: (w) => warnings.push(w) });
+    cleanup.push(() => second.close());
+    await second.ready;
+    expect(warnings.map((w) => w.code)).toEqual(['STORAGE_FAILED']);
+    expect((await second.getJob(job.id)).status).toBe('processing');
+    refuseWrites = false;
+    expect(await settled(second, job.id)).toBe('done');
+    expect((await second.getCapabilities()).remainingCredits).toBe(4);
   });
 });
 
