@@ -28,7 +28,7 @@ import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
 
 export const MARK_MODEL_FILE = 'marks.onnx';
-export const MARK_MODEL_VERSION = 'marks-1';
+export const MARK_MODEL_VERSION = 'marks-2';
 
 /** A component that may be a mark: its box and centre in prepared pixels, and its staff. */
 export interface MarkCandidate {

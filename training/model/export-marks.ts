@@ -16,7 +16,8 @@
  * are centred as the engine centres a candidate, on a component: words and
  * their letters, dynamics, tuplet figures, short beams, and tremolo strokes
  * (a share of the notes carry them; Verovio's labels paint them as marks,
- * and unless the model has seen them it reads them as ornaments). The engine asks about
+ * and unless the model has seen them it reads them as ornaments), and the
+ * ends of slurs and ties, which the symbol model paints alone as a mark. The engine asks about
  * components painted as text and dynamics, where a "tr" is painted
  * (src/symbols/marks.ts), so these matter as much as the marks.
  *
@@ -87,7 +88,11 @@ const COMPONENT_NEGATIVE_CLASSES: readonly (readonly [number, number])[] = [
   [CLASS_INDEX.articulation, 2],
 ];
 /** Hard negatives per mark on a page. */
-const COMPONENT_NEGATIVES_PER_MARK = 0.8;
+const COMPONENT_NEGATIVES_PER_MARK = 1.2;
+/** Negatives at the ends of slurs and ties per mark on a page: the symbol model paints a slur's end, alone, as a mark. */
+const SLUR_END_NEGATIVES_PER_MARK = 0.5;
+/** A slur's end is the ink within this many spaces of its first or last column. */
+const SLUR_END_REACH = 1.5;
 /** The share of notes given tremolo strokes. */
 const TREMOLO_SHARE = 0.06;
 /** Components of one class closer than this many spaces are one piece (a word's letters, a tremolo's strokes): the symbol model paints them joined. */
@@ -183,6 +188,24 @@ function samplePage(page: Awaited<ReturnType<typeof renderPages>>[number], rng: 
     write(0, markCell(prepared.gray, x + rng.range(-1.5, 1.5), y + rng.range(-1.5, 1.5)));
     made++;
   }
+  const ends = slurEnds(mask, page.labels.staffSpace);
+  const endsWanted = Math.round(marks.length * SLUR_END_NEGATIVES_PER_MARK);
+  for (let tries = 0, made = 0; ends.length && made < endsWanted && tries < endsWanted * 10; tries++) {
+    const i = ends[rng.int(0, ends.length - 1)]!;
+    const [x, y] = toPreparedPoint(t, i % mask.width, Math.floor(i / mask.width));
+    if (nearMark(x, y)) continue;
+    write(0, markCell(prepared.gray, x, y));
+    made++;
+  }
+}
+
+/** The pixels (indices into the mask) of the slur and tie class within SLUR_END_REACH spaces of a component's first or last column. */
+function slurEnds(mask: { width: number; height: number; data: Uint8Array }, space: number): number[] {
+  const member = new Uint8Array(mask.data.length);
+  for (let i = 0; i < member.length; i++) member[i] = mask.data[i] === CLASS_INDEX.tieSlur ? 1 : 0;
+  const { boxes, pixelsOf } = connectedComponents(mask.width, mask.height, member);
+  const reach = space * SLUR_END_REACH;
+  return boxes.flatMap((b, k) => [...pixelsOf(k + 1)].filter((i) => i % mask.width < b.x0 + reach || i % mask.width >= b.x1 - reach));
 }
 
 /**
