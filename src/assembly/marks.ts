@@ -22,17 +22,17 @@ const FERMATA_REACH_UP_DOWN = 6;
 const FAR_MARKS = new Set<MarkKind>(['fermata', 'trill-mark', 'mordent', 'inverted-mordent', 'turn', 'up-bow', 'down-bow']);
 
 /**
- * Ornaments (trills, mordents, turns) are seen but not written yet: on the tuned dev pages every one
- * the mark model named was wrong (18 written, none right; tremolo strokes and words read as trills), and
- * a trill that is not on the page is worse for a musician than one left out.
+ * An ornament (trill, mordent, turn) the mark model is less sure of than this is left out: a trill that
+ * is not on the page is worse for a musician than one left out, and words and tremolo strokes the model
+ * has seen few of come out below it.
  */
-const WRITES_ORNAMENTS = false;
+const MIN_ORNAMENT_PROBABILITY = 0.98;
 
 /** The marks on each stroke (MusicXML names), in the order they stand outwards from the note. */
 export function attachArticulations(marks: readonly ArticulationMark[], strokes: readonly Stroke[], space: number): Map<Stroke, MarkKind[]> {
   const found = new Map<Stroke, { name: MarkKind; gap: number }[]>();
   for (const mark of marks) {
-    if (!WRITES_ORNAMENTS && markFamily(mark.kind) === 'ornament') continue;
+    if (markFamily(mark.kind) === 'ornament' && mark.probability < MIN_ORNAMENT_PROBABILITY) continue;
     const fermata = FAR_MARKS.has(mark.kind);
     let best: Stroke | undefined;
     let bestGap = Infinity;

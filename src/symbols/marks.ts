@@ -22,13 +22,13 @@ import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
 import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from './mark-cells.js';
-import type { MarkKind } from '../reading/mark-kinds.js';
+import { markFamily, type MarkKind } from '../reading/mark-kinds.js';
 import { onnxModel, softmaxBest } from './onnx-model.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
 
 export const MARK_MODEL_FILE = 'marks.onnx';
-export const MARK_MODEL_VERSION = 'marks-1';
+export const MARK_MODEL_VERSION = 'marks-2';
 
 /** A component that may be a mark: its box and centre in prepared pixels, and its staff. */
 export interface MarkCandidate {
@@ -41,10 +41,23 @@ export interface MarkCandidate {
   y: number;
   staff: number;
   confidence: number;
+  /**
+   * Painted as dynamics, not as a mark: only an ornament is read from it (a "tr" in a text font is
+   * painted as letters, and a dynamic's letters are no articulation).
+   */
+  lettering?: boolean;
+  /**
+   * Touches ink painted as a slur or tie: no ornament is read from it. The symbol model paints a slur's
+   * end alone as a mark, and the mark model reads it as a trill (on the tuned dev pages, every trill
+   * written where none is printed was a slur's start); a printed ornament stands clear of slurs.
+   */
+  onSlur?: boolean;
 }
 
 export interface ArticulationMark extends MarkCandidate {
   kind: MarkKind;
+  /** The mark model's probability for the kind (its softmax), apart from how sure the symbol model was of the ink. */
+  probability: number;
 }
 
 export interface Hairpin {
@@ -93,15 +106,41 @@ const HAIRPIN_STRAIGHT_SHARE = 0.85;
 /** … straying from it by at most this many spaces (and half a map pixel, for the pixels' steps). */
 const HAIRPIN_EDGE_TOLERANCE = 0.15;
 
-/** Components of the articulation class small enough to be one mark, with their staff. */
+/**
+ * Components small enough to be one mark, with their staff: those of the articulation class, and those
+ * of the dynamics class (lettering). A "tr" in a text font is painted as letters: on the tuned dev pages
+ * (LilyPond's, Verovio's) every one had its bold italic "r" painted as dynamics, and none was painted as
+ * a mark; components painted as text are words as a rule, which the mark model reads as ornaments too often.
+ */
 export function markCandidates(map: ClassMap, staves: readonly Staff[], space: number): MarkCandidate[] {
-  return classComponents(map, [CLASS_INDEX.articulation], 2).flatMap((c): MarkCandidate[] => {
-    if (c.x1 - c.x0 > space * MARK_MAX_WIDTH || c.y1 - c.y0 > space * MARK_MAX_HEIGHT) return [];
-    const x = (c.x0 + c.x1) / 2;
-    const y = (c.y0 + c.y1) / 2;
-    const staff = nearestStaff(staves, x, y);
-    return staff >= 0 ? [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence }] : [];
-  });
+  const marks = classComponents(map, [CLASS_INDEX.articulation], 2).flatMap((c) => candidate(map, c, staves, space, false));
+  const lettering = classComponents(map, [CLASS_INDEX.dynamics], 2).flatMap((c) => candidate(map, c, staves, space, true));
+  return [...marks, ...lettering];
+}
+
+function candidate(map: ClassMap, c: Component, staves: readonly Staff[], space: number, lettering: boolean): MarkCandidate[] {
+  if (c.x1 - c.x0 > space * MARK_MAX_WIDTH || c.y1 - c.y0 > space * MARK_MAX_HEIGHT) return [];
+  const x = (c.x0 + c.x1) / 2;
+  const y = (c.y0 + c.y1) / 2;
+  const staff = nearestStaff(staves, x, y);
+  if (staff < 0) return [];
+  return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}), ...(touches(map, c, CLASS_INDEX.tieSlur) ? { onSlur: true } : {}) }];
+}
+
+/** Whether any pixel of the component has a neighbour (of eight) of the class. */
+function touches(map: ClassMap, c: Component, cls: number): boolean {
+  const { width, height, data } = map;
+  for (const i of c.pixels) {
+    const px = i % width;
+    const py = (i - px) / width;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const [nx, ny] = [px + dx, py + dy];
+        if (nx >= 0 && ny >= 0 && nx < width && ny < height && data[ny * width + nx] === cls) return true;
+      }
+    }
+  }
+  return false;
 }
 
 /**
@@ -118,10 +157,13 @@ export async function classifyMarks(gray: GrayImage, candidates: readonly MarkCa
   const output = await model.run({ image: new ort.Tensor('float32', input, [candidates.length, 1, MARK_CELL_HEIGHT, MARK_CELL_WIDTH]) });
   const logits = output.logits!.data as Float32Array;
   const marks: ArticulationMark[] = [];
+  // A lettering candidate is kept only as an ornament, and one on a slur never as one.
   candidates.forEach((c, i) => {
     const { index, probability } = softmaxBest(logits.subarray(i * MARK_CLASSES.length, (i + 1) * MARK_CLASSES.length));
     const kind = MARK_CLASSES[index];
-    if (kind && kind !== 'none' && probability >= MIN_MARK_PROBABILITY) marks.push({ ...c, kind, confidence: c.confidence * probability });
+    if (!kind || kind === 'none' || probability < MIN_MARK_PROBABILITY) return;
+    if (markFamily(kind) === 'ornament' ? c.onSlur : c.lettering) return;
+    marks.push({ ...c, kind, probability, confidence: c.confidence * probability });
   });
   return joinPieces(marks, space);
 }
@@ -143,6 +185,8 @@ function joinPieces(marks: readonly ArticulationMark[], space: number): Articula
     host.x = (host.x0 + host.x1) / 2;
     host.y = (host.y0 + host.y1) / 2;
     host.confidence = Math.max(host.confidence, m.confidence);
+    host.probability = Math.max(host.probability, m.probability);
+    if (!m.lettering) delete host.lettering;
   }
   const fermatas = joined.filter((m) => m.kind === 'fermata');
   return joined.filter((m) => m.kind === 'fermata' || !fermatas.some((f) => m.x > f.x0 && m.x < f.x1 && m.y > f.y0 - space * 0.3 && m.y < f.y1 + space * 0.3));

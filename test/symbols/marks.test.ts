@@ -48,6 +48,11 @@ function inkBox(ink: BinaryImage, x0: number, y0: number, x1: number, y1: number
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) ink.data[y * ink.width + x] = 1;
 }
 
+/** A stroke, stem down, its head in the top space (the stem reaches down to 198). */
+const downStroke: Stroke = { kind: 'chord', staff: 0, heads: [{ x0: 93, x1: 107, y0: 150, y1: 162, x: 100, y: 156, staff: 0, confidence: 1, kind: 'black', position: 0, small: false }], up: false, hooks: 0, beams: 0, grace: false, dots: 0, x: 100, x0: 93, x1: 107, y0: 150, y1: 198, confidence: 1 };
+/** A stroke, stem up, its head at 126. */
+const upStroke: Stroke = { ...downStroke, heads: [{ ...downStroke.heads[0]!, y0: 120, y1: 132, y: 126, position: 4 }], up: true, y0: 84, y1: 132 };
+
 describe('articulation and hairpin shapes', () => {
   it('take each small component of the articulation class as a candidate mark, centred on its box, and nothing larger than a mark', () => {
     const map = classMap();
@@ -61,6 +66,29 @@ describe('articulation and hairpin shapes', () => {
     const found = markCandidates(map, staves, SPACE).sort((a, b) => a.x - b.x);
     expect(found.map((m) => Math.round(m.x / 10))).toEqual([10, 31, 42]);
     expect(found.every((m) => m.staff === 0 && m.x0 <= m.x && m.x <= m.x1 && m.y0 <= m.y && m.y <= m.y1)).toBe(true);
+  });
+
+  it('take small components painted as dynamics as lettering candidates, where a "tr" in a text font is painted; not words', () => {
+    const map = classMap();
+    box(map, CLASS_INDEX.articulation, 100, 80, 104, 84); // a staccato
+    box(map, CLASS_INDEX.text, 200, 60, 206, 72); // a "t", painted as text
+    box(map, CLASS_INDEX.dynamics, 208, 64, 216, 72); // an "r" in bold, painted as dynamics
+    box(map, CLASS_INDEX.text, 300, 200, 330, 212); // a word under the staff
+    box(map, CLASS_INDEX.dynamics, 400, 200, 460, 212); // five spaces of dynamics: not a mark
+    const found = markCandidates(map, staves, SPACE).sort((a, b) => a.x - b.x);
+    expect(found.map((m) => [Math.round(m.x), m.lettering ?? false])).toEqual([
+      [102, false],
+      [212, true],
+    ]);
+  });
+
+  it('tell a candidate touching ink painted as a slur (a slur\'s end, painted alone as a mark) from one clear of it', () => {
+    const map = classMap();
+    line(map, CLASS_INDEX.tieSlur, 100, 60, 160, 50); // a slur …
+    box(map, CLASS_INDEX.articulation, 160, 46, 168, 52); // … whose end is painted as a mark
+    box(map, CLASS_INDEX.articulation, 300, 46, 312, 54); // a trill, clear of it
+    const found = markCandidates(map, staves, SPACE).sort((a, b) => a.x - b.x);
+    expect(found.map((m) => m.onSlur ?? false)).toEqual([true, false]);
   });
 
   it('read a closed wedge and an open pair of lines as hairpins, and keep them out of the slurs', () => {
@@ -80,19 +108,25 @@ describe('articulation and hairpin shapes', () => {
   it('put each articulation on the stroke whose heads it stands over or under', () => {
     const stroke = (x: number): Stroke => ({ kind: 'chord', staff: 0, heads: [{ x0: x - 7, x1: x + 7, y0: 120, y1: 132, x, y: 126, staff: 0, confidence: 1, kind: 'black', position: 4, small: false }], up: true, hooks: 0, beams: 0, grace: false, dots: 0, x, x0: x - 7, x1: x + 7, y0: 84, y1: 132, confidence: 1 });
     const [a, b] = [stroke(100), stroke(160)];
-    const mark = (kind: 'staccato' | 'accent', x: number, y: number) => ({ kind, x0: x - 3, x1: x + 3, y0: y - 3, y1: y + 3, x, y, staff: 0, confidence: 1 });
+    const mark = (kind: 'staccato' | 'accent', x: number, y: number) => ({ kind, x0: x - 3, x1: x + 3, y0: y - 3, y1: y + 3, x, y, staff: 0, confidence: 1, probability: 1 });
     const found = attachArticulations([mark('staccato', 100, 140), mark('accent', 101, 150), mark('staccato', 130, 140)], [a, b], SPACE);
     expect(found.get(a)).toEqual(['staccato', 'accent']);
     expect(found.has(b)).toBe(false);
   });
 
-  it('reach further for a bowing mark over the staff than for an articulation, and leave ornaments unwritten', () => {
-    const stroke: Stroke = { kind: 'chord', staff: 0, heads: [{ x0: 93, x1: 107, y0: 150, y1: 162, x: 100, y: 156, staff: 0, confidence: 1, kind: 'black', position: 0, small: false }], up: false, hooks: 0, beams: 0, grace: false, dots: 0, x: 100, x0: 93, x1: 107, y0: 150, y1: 198, confidence: 1 };
-    // Over the top line, four spaces above the head: too far for a staccato, not for an up-bow. A trill
-    // the mark model names is not written (on the tuned pages every one it named was wrong).
-    const far = (kind: 'staccato' | 'up-bow' | 'trill-mark') => ({ kind, x0: 96, x1: 104, y0: 94, y1: 100, x: 100, y: 97, staff: 0, confidence: 1 });
-    expect(attachArticulations([far('staccato')], [stroke], SPACE).has(stroke)).toBe(false);
-    expect(attachArticulations([far('up-bow'), far('trill-mark')], [stroke], SPACE).get(stroke)).toEqual(['up-bow']);
+  it('reach further for a bowing mark or a trill over the staff than for an articulation', () => {
+    // Over the top line, four spaces above the head: too far for a staccato, not for an up-bow or a trill.
+    const far = (kind: 'staccato' | 'up-bow' | 'trill-mark') => ({ kind, x0: 96, x1: 104, y0: 94, y1: 100, x: 100, y: 97, staff: 0, confidence: 1, probability: 1 });
+    expect(attachArticulations([far('staccato')], [downStroke], SPACE).has(downStroke)).toBe(false);
+    expect(attachArticulations([far('up-bow'), far('trill-mark')], [downStroke], SPACE).get(downStroke)).toEqual(['up-bow', 'trill-mark']);
+  });
+
+  it('write an ornament the mark model is sure of, and leave out one it is not', () => {
+    const trill = (probability: number) => ({ kind: 'trill-mark' as const, x0: 94, x1: 106, y0: 92, y1: 102, x: 100, y: 97, staff: 0, confidence: probability, probability });
+    expect(attachArticulations([trill(0.99)], [downStroke], SPACE).get(downStroke)).toEqual(['trill-mark']);
+    expect(attachArticulations([trill(0.6)], [downStroke], SPACE).has(downStroke)).toBe(false);
+    // A staccato as unsure is kept: the floor is the ornaments' own.
+    expect(attachArticulations([{ ...trill(0.6), kind: 'staccato', y0: 138, y1: 144, y: 141 }], [upStroke], SPACE).get(upStroke)).toEqual(['staccato']);
   });
 
   it('read a hairpin from the ink, whatever classes the model paints its pieces as, staff line and paper among them', () => {

@@ -3,7 +3,7 @@ import type { NoteEvent } from '../../src/score/model.js';
 import { MARK_KINDS, markFamily } from '../../src/reading/mark-kinds.js';
 import { createRng } from '../../training/data/prng.js';
 import { generateRandomScore } from '../../training/data/random-score.js';
-import { decorateMarks } from '../../training/data/random-marks.js';
+import { decorateMarks, decorateTremolos } from '../../training/data/random-marks.js';
 
 function notes(seed: number): NoteEvent[] {
   const score = generateRandomScore(seed, { staves: 2, measures: 12 });
@@ -28,5 +28,21 @@ describe('decorateMarks', () => {
 
   it('is a pure function of its seed', () => {
     expect(notes(7)).toEqual(notes(7));
+  });
+});
+
+describe('decorateTremolos', () => {
+  it('gives a share of the notes one to three single-note tremolo strokes, never grace or cue notes', () => {
+    const score = generateRandomScore(3, { staves: 2, measures: 12 });
+    decorateTremolos(score, createRng(3), 0.3);
+    const all = score.parts.flatMap((p) => p.measures.flatMap((m) => m.voices.flatMap((v) => v.events.filter((e): e is NoteEvent => e.kind === 'note'))));
+    const trembling = all.filter((e) => e.tremolo);
+    expect(trembling.length).toBeGreaterThan(all.length * 0.15);
+    expect(trembling.length).toBeLessThan(all.length * 0.45);
+    for (const e of trembling) {
+      expect(e.grace || e.cue).toBeFalsy();
+      expect(e.tremolo!.type).toBe('single');
+      expect([1, 2, 3]).toContain(e.tremolo!.marks);
+    }
   });
 });

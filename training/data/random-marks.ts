@@ -50,6 +50,28 @@ export function decorateMarks(score: Score, rng: Rng, share = 0.35): void {
   }
 }
 
+/** Tremolo strokes through a stem: one to three, as engravers draw them. */
+const TREMOLO_STROKES = [1, 2, 3] as const;
+
+/**
+ * Gives a share of the score's notes (not grace or cue notes) single-note
+ * tremolo strokes. They are the mark classifier's hard negatives: short thick
+ * slashes over or under a note, which a small model reads as an ornament's
+ * zigzag unless it has seen them.
+ */
+export function decorateTremolos(score: Score, rng: Rng, share = 0.05): void {
+  for (const part of score.parts) {
+    for (const measure of part.measures) {
+      for (const voice of measure.voices) {
+        for (const event of voice.events) {
+          if (event.kind !== 'note' || event.grace || event.cue || event.tremolo || !rng.chance(share)) continue;
+          event.tremolo = { type: 'single', marks: rng.pick(TREMOLO_STROKES) };
+        }
+      }
+    }
+  }
+}
+
 function addMark(event: NoteEvent, kind: MarkKind): void {
   const family = markFamily(kind);
   const list = family === 'ornament' ? (event.ornaments ??= []) : family === 'technical' ? (event.technical ??= []) : (event.articulations ??= []);

@@ -40,7 +40,7 @@ class MarkNet(nn.Module):
 
 SPEC = Spec(
     name="ScoreSight marks around notes",
-    version="marks-1",
+    version="marks-2",
     height=H,
     width=W,
     network=MarkNet,
