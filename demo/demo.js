@@ -159,7 +159,9 @@ $('#start').addEventListener('click', async () => {
     await refreshJobs();
     openJob(job.id);
   } catch (err) {
-    // A file refused before any job exists: unsupported, empty, too large.
+    // A file refused before any job exists (unsupported, empty, too large, damaged): nothing was made or charged.
+    $('#status').textContent = 'not started: a file was refused';
+    $('#status').dataset.status = 'refused';
     showError(err.code ?? 'ERROR', err.message);
   }
 });
