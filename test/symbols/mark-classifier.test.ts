@@ -12,47 +12,39 @@ import { classifyMarks, type MarkCandidate } from '../../src/symbols/marks.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/marks');
 
+/** The fixture strip as a gray page, its labels, and one candidate centred on each cell (with `extra` fields). */
+function fixtureCells(extra: Partial<MarkCandidate> = {}) {
+  const fixture = JSON.parse(readFileSync(join(FIXTURES, 'cells.json'), 'utf8')) as { cellWidth: number; cellHeight: number; labels: string[] };
+  const strip = decodePng(readFileSync(join(FIXTURES, 'cells.png')));
+  const gray = { width: strip.width, height: strip.height, data: strip.data };
+  const candidates: MarkCandidate[] = fixture.labels.map((_, i) => {
+    const x = fixture.cellWidth * i + fixture.cellWidth / 2;
+    const y = fixture.cellHeight / 2;
+    return { x0: x - 2, y0: y - 2, x1: x + 2, y1: y + 2, x, y, staff: 0, confidence: 1, ...extra };
+  });
+  return { strip, gray, labels: fixture.labels, candidates };
+}
+
 describe('the mark classifier', () => {
   it('reads each fixture cell as its mark kind, and other ink as no mark', { timeout: 60_000 }, async () => {
-    const fixture = JSON.parse(readFileSync(join(FIXTURES, 'cells.json'), 'utf8')) as { cellWidth: number; cellHeight: number; labels: string[] };
-    const strip = decodePng(readFileSync(join(FIXTURES, 'cells.png')));
+    const { strip, gray, labels, candidates } = fixtureCells();
     expect(strip.channels).toBe(1);
-    const gray = { width: strip.width, height: strip.height, data: strip.data };
-    const candidates: MarkCandidate[] = fixture.labels.map((_, i) => {
-      const x = fixture.cellWidth * i + fixture.cellWidth / 2;
-      const y = fixture.cellHeight / 2;
-      return { x0: x - 2, y0: y - 2, x1: x + 2, y1: y + 2, x, y, staff: 0, confidence: 1 };
-    });
     const marks = await classifyMarks(gray, candidates, 12);
-    const read = fixture.labels.map((_, i) => marks.find((m) => Math.abs(m.x - candidates[i]!.x) < 1)?.kind ?? 'none');
-    expect(read).toEqual(fixture.labels);
+    const read = labels.map((_, i) => marks.find((m) => Math.abs(m.x - candidates[i]!.x) < 1)?.kind ?? 'none');
+    expect(read).toEqual(labels);
   });
 
   it('reads only ornaments from ink painted as lettering (dynamics)', { timeout: 60_000 }, async () => {
-    const fixture = JSON.parse(readFileSync(join(FIXTURES, 'cells.json'), 'utf8')) as { cellWidth: number; cellHeight: number; labels: string[] };
-    const strip = decodePng(readFileSync(join(FIXTURES, 'cells.png')));
-    const gray = { width: strip.width, height: strip.height, data: strip.data };
-    const candidates: MarkCandidate[] = fixture.labels.map((_, i) => {
-      const x = fixture.cellWidth * i + fixture.cellWidth / 2;
-      const y = fixture.cellHeight / 2;
-      return { x0: x - 2, y0: y - 2, x1: x + 2, y1: y + 2, x, y, staff: 0, confidence: 1, lettering: true };
-    });
+    const { gray, candidates } = fixtureCells({ lettering: true });
     const marks = await classifyMarks(gray, candidates, 12);
     expect(marks.map((m) => m.kind).sort()).toEqual(['inverted-mordent', 'mordent', 'trill-mark', 'turn']);
     expect(marks.every((m) => m.probability >= 0.5 && m.probability <= 1 && m.lettering)).toBe(true);
   });
 
   it('reads no ornament from ink touching a slur, and the other marks as ever', { timeout: 60_000 }, async () => {
-    const fixture = JSON.parse(readFileSync(join(FIXTURES, 'cells.json'), 'utf8')) as { cellWidth: number; cellHeight: number; labels: string[] };
-    const strip = decodePng(readFileSync(join(FIXTURES, 'cells.png')));
-    const gray = { width: strip.width, height: strip.height, data: strip.data };
-    const candidates: MarkCandidate[] = fixture.labels.map((_, i) => {
-      const x = fixture.cellWidth * i + fixture.cellWidth / 2;
-      const y = fixture.cellHeight / 2;
-      return { x0: x - 2, y0: y - 2, x1: x + 2, y1: y + 2, x, y, staff: 0, confidence: 1, onSlur: true };
-    });
+    const { gray, labels, candidates } = fixtureCells({ onSlur: true });
     const marks = await classifyMarks(gray, candidates, 12);
     const ornaments = ['trill-mark', 'mordent', 'inverted-mordent', 'turn'];
-    expect(marks.map((m) => m.kind).sort()).toEqual(fixture.labels.filter((l) => l !== 'none' && !ornaments.includes(l)).sort());
+    expect(marks.map((m) => m.kind).sort()).toEqual(labels.filter((l) => l !== 'none' && !ornaments.includes(l)).sort());
   });
 });
