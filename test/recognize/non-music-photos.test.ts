@@ -4,7 +4,7 @@
  * blur, noise): a page of text and a picture. Each must be refused with
  * NO_MUSIC_DETECTED and a page confidence of 0, never read as music.
  */
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { encodePng } from '../../src/image/png-encode.js';
 import type { Raster } from '../../src/image/raster.js';
@@ -15,7 +15,7 @@ import { degradePhoto } from '../../training/data/degrade.js';
 const [WIDTH, HEIGHT] = [1240, 1754];
 
 /** What a canvas drew, as one gray channel. */
-function grayOf(canvas: ReturnType<typeof createCanvas>): Raster {
+function grayOf(canvas: Canvas): Raster {
   const rgba = canvas.getContext('2d').getImageData(0, 0, WIDTH, HEIGHT).data;
   const data = new Uint8Array(WIDTH * HEIGHT);
   for (let p = 0; p < data.length; p++) data[p] = Math.round((rgba[p * 4]! * 299 + rgba[p * 4 + 1]! * 587 + rgba[p * 4 + 2]! * 114) / 1000);
