@@ -47,9 +47,10 @@ export interface MarkCandidate {
    */
   lettering?: boolean;
   /**
-   * Touches ink painted as a slur or tie: no ornament is read from it. The symbol model paints a slur's
-   * end alone as a mark, and the mark model reads it as a trill (on the tuned dev pages, every trill
-   * written where none is printed was a slur's start); a printed ornament stands clear of slurs.
+   * Touches ink painted as a slur or tie: no ornament and no fermata is read from it. The symbol model
+   * paints a slur's end alone as a mark, and the mark model reads it as a trill or a fermata's arc (on the
+   * tuned dev pages, every trill written where none is printed was a slur's start); a printed ornament or
+   * fermata stands clear of slurs.
    */
   onSlur?: boolean;
 }
@@ -157,12 +158,13 @@ export async function classifyMarks(gray: GrayImage, candidates: readonly MarkCa
   const output = await model.run({ image: new ort.Tensor('float32', input, [candidates.length, 1, MARK_CELL_HEIGHT, MARK_CELL_WIDTH]) });
   const logits = output.logits!.data as Float32Array;
   const marks: ArticulationMark[] = [];
-  // A lettering candidate is kept only as an ornament, and one on a slur never as one.
+  // A lettering candidate is kept only as an ornament, and one on a slur never as an ornament or a fermata.
   candidates.forEach((c, i) => {
     const { index, probability } = softmaxBest(logits.subarray(i * MARK_CLASSES.length, (i + 1) * MARK_CLASSES.length));
     const kind = MARK_CLASSES[index];
     if (!kind || kind === 'none' || probability < MIN_MARK_PROBABILITY) return;
     if (markFamily(kind) === 'ornament' ? c.onSlur : c.lettering) return;
+    if (kind === 'fermata' && c.onSlur) return;
     marks.push({ ...c, kind, probability, confidence: c.confidence * probability });
   });
   return joinPieces(marks, space);
