@@ -32,12 +32,15 @@ const SYLLABLE_REACH = 3;
 export function applyText(score: Score, pages: readonly PageText[]): void {
   const first = pages.reduce<PageText | undefined>((a, b) => (!a || b.page < a.page ? b : a), undefined);
   if (first) applyCredits(score.credits, first.lines);
+  const shifts: number[] = [];
   for (const page of pages) {
     applyPartNames(score.parts, page);
     const events = [...pageEvents(score, page)];
     applyLyrics(events, page);
     applyDirections(events, page);
+    shifts.push(...numberShifts(events, page));
   }
+  renumberMeasures(score.parts, shifts);
 }
 
 const CREDIT_KINDS = ['title', 'subtitle', 'composer', 'lyricist'] as const;
@@ -191,6 +194,39 @@ function sourceBox(transform: PageTransform, x0: number, y0: number, x1: number,
   const x = Math.max(0, Math.floor(Math.min(corners[0]![0], corners[1]![0])));
   const y = Math.max(0, Math.floor(Math.min(corners[0]![1], corners[1]![1])));
   return { x, y, width: Math.ceil(Math.max(corners[0]![0], corners[1]![0])) - x, height: Math.ceil(Math.max(corners[0]![1], corners[1]![1])) - y };
+}
+
+// ---------------------------------------------------------------------------
+// Measure numbers.
+
+/**
+ * What each measure number printed over a system's start says of the
+ * numbering: the number minus the one the score gives the system's first
+ * measure (that of the leftmost event on the system's first staff).
+ */
+function numberShifts(events: readonly PageEvent[], page: PageText): number[] {
+  const shifts: number[] = [];
+  for (const line of page.lines) {
+    if (line.kind !== 'measureNumber' || line.staff === undefined) continue;
+    const first = events.filter((e) => e.pageStaff === line.staff).reduce<PageEvent | undefined>((a, b) => (!a || b.x0 < a.x0 ? b : a), undefined);
+    if (first && /^\d+$/.test(first.measure.number)) shifts.push(Number(line.text.trim()) - Number(first.measure.number));
+  }
+  return shifts;
+}
+
+/**
+ * Numbers the measures as the page does: by the shift most printed numbers
+ * agree on, where more than half of them do, and two at least when several
+ * were read (one misread digit must not renumber a score).
+ */
+function renumberMeasures(parts: readonly Part[], shifts: readonly number[]): void {
+  const votes = new Map<number, number>();
+  for (const shift of shifts) votes.set(shift, (votes.get(shift) ?? 0) + 1);
+  const [shift, count] = [...votes].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
+  if (shift === 0 || count * 2 <= shifts.length || (shifts.length > 1 && count < 2)) return;
+  const numbered = parts.flatMap((part) => part.measures.filter((m) => /^\d+$/.test(m.number)));
+  if (numbered.some((m) => Number(m.number) + shift < 0)) return;
+  for (const measure of numbered) measure.number = String(Number(measure.number) + shift);
 }
 
 // ---------------------------------------------------------------------------

@@ -3,8 +3,9 @@
  * then read the lines that go somewhere — the title block's credits, part
  * names, lyrics, tempo and expression words — each as its own crop through
  * the job's OCR worker, and the dynamics through their own model
- * (read-dynamics.ts; the OCR reads only those it is unsure of). Other text
- * (measure numbers, page footers) is classified but not read.
+ * (read-dynamics.ts; the OCR reads only those it is unsure of), and the
+ * measure numbers over each system's start. Other text (page footers) is
+ * classified but not read.
  *
  * A crop holds only the line's own glyphs on white, so stems, slurs and
  * beams crossing a lyric line never reach the reader, and is enlarged to
@@ -45,7 +46,10 @@ export interface PageText {
   lines: ReadLine[];
 }
 
-const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'lyrics', 'tempo', 'expression', 'dynamics']);
+const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'lyrics', 'tempo', 'expression', 'dynamics', 'measureNumber']);
+
+/** What a measure number reads as: one to four digits. */
+const MEASURE_NUMBER = /^\d{1,4}$/;
 
 /** Letter height crops are enlarged to, when smaller: measured on the dev set, larger crops read no better and take longer. */
 const TARGET_SIZE = 16;
@@ -124,15 +128,17 @@ async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly
       symbols: w.symbols.map((c) => ({ text: c.text, x0: px(c.x0), x1: px(c.x1) })),
     }));
     if (!placed.length) return;
+    const text = placed.map((w) => w.text).join(' ');
     lines.push({
-      kind: line.kind,
+      // A line placed as a measure number that reads as a word is what else its place makes it.
+      kind: line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim()) ? (line.otherwise ?? 'other') : line.kind,
       size: line.size,
       spans: line.spans,
       x0: line.x0,
       y0: line.y0,
       x1: line.x1,
       y1: line.y1,
-      text: placed.map((w) => w.text).join(' '),
+      text,
       words: placed,
       ...(line.staff !== undefined ? { staff: line.staff } : {}),
       ...(line.verse !== undefined ? { verse: line.verse } : {}),

@@ -39,6 +39,7 @@ export type TextKind =
   | 'expression'
   | 'dynamics'
   | 'lyrics'
+  | 'measureNumber'
   | 'other';
 
 export interface TextBox {
@@ -60,6 +61,8 @@ export interface TextLine extends TextBox {
   staff?: number;
   /** Lyric lines: 1-based verse, counted down from the staff. */
   verse?: number;
+  /** What the line is if its reading shows it is not what its place suggests (a measure number that reads as a word is a tempo mark). */
+  otherwise?: TextKind;
 }
 
 export interface TextRegions {
@@ -316,6 +319,17 @@ function median(values: readonly number[]): number {
 // ---------------------------------------------------------------------------
 // Kinds.
 
+/** A measure number stands over a system's first staff at most this many spaces left of where the staff starts… */
+const NUMBER_REACH_LEFT = 1.5;
+/** …and starts at most this many spaces right of it (over the clef). */
+const NUMBER_REACH_RIGHT = 4;
+/** A measure number's lowest ink stands at most this many spaces above its staff's top line. */
+const NUMBER_HEIGHT_ABOVE = 5;
+/** A measure number is at most this many spaces wide (three or four small digits). */
+const NUMBER_MAX_WIDTH = 3.5;
+/** A measure number has at most this many glyphs. */
+const NUMBER_MAX_GLYPHS = 4;
+
 /** A lyric row spreads over this share of its staff, or has at least this many separate words. */
 const LYRIC_SPREAD = 0.35;
 const LYRIC_WORDS = 3;
@@ -345,9 +359,24 @@ function classify(lines: Line[], input: TextPageInput): TextLine[] {
 
   const header: Line[] = [];
   const rows = new Map<number, Line[]>(); // text under a staff, by staff index
+  // Over a system's start, small: a measure number, which is a tempo mark if it reads as a word.
+  const numberedSystem = (line: Line) =>
+    line.x1 - line.x0 <= space * NUMBER_MAX_WIDTH &&
+    line.glyphs.length <= NUMBER_MAX_GLYPHS &&
+    systems.find((system) => {
+      const first = system.staves[0]!;
+      const x0 = Math.min(...system.staves.map((s) => staves[s]!.x0));
+      const staffTop = top(first, x0);
+      return line.x0 >= x0 - space * NUMBER_REACH_LEFT && line.x0 <= x0 + space * NUMBER_REACH_RIGHT && line.y1 <= staffTop && line.y1 >= staffTop - space * NUMBER_HEIGHT_ABOVE;
+    });
   for (const line of lines) {
     const cx = (line.x0 + line.x1) / 2;
     const cy = (line.y0 + line.y1) / 2;
+    const numbered = numberedSystem(line);
+    if (numbered) {
+      out.push(make(line, 'measureNumber', { staff: numbered.staves[0]!, otherwise: 'tempo' }));
+      continue;
+    }
     if (line.y1 <= top(firstStaff, cx) && cy < top(order[0]!, cx)) {
       header.push(line);
       continue;

@@ -54,3 +54,38 @@ describe('directions from the dynamics pixels', () => {
     expect(s.parts[0]!.measures[0]!.directions).toEqual([]);
   });
 });
+
+describe('measure numbers from the page', () => {
+  /** Three one-measure systems of one staff each, at y 100, 300 and 500, whose first events stand at x 200. */
+  function systems(): { score: Score; staves: Staff[] } {
+    const staves = [100, 300, 500].map((y): Staff => ({ ...STAFF, lines: [0, 1, 2, 3, 4].map((l) => [y + l * SPACE, y + l * SPACE]) }));
+    const s = score();
+    const part = s.parts[0]!;
+    const first = part.measures[0]!;
+    part.measures = staves.map((staff, k) => {
+      const y = staff.lines[2]![0]! - 6;
+      const evidence = { page: 0, box: { x: 200, y, width: 14, height: 12 }, confidence: 1 };
+      const event = { ...first.voices[0]!.events[0]!, evidence, ...(first.voices[0]!.events[0]!.kind === 'note' ? { notes: [{ pitch: { step: 'B' as const, alter: 0, octave: 4 }, evidence }] } : {}) };
+      return { ...first, number: String(k + 1), evidence: { ...evidence, box: { x: 0, y: staff.lines[0]![0]!, width: 1000, height: 48 } }, voices: [{ id: '1', events: [event] }] };
+    });
+    return { score: s, staves };
+  }
+  /** A measure number read as `text` over the start of the system whose staff is `staff`. */
+  const numberLine = (text: string, staff: number, staves: Staff[]): ReadLine => {
+    const box = { x0: 2, y0: staves[staff]!.lines[0]![0]! - 30, x1: 20, y1: staves[staff]!.lines[0]![0]! - 18 };
+    return { kind: 'measureNumber', size: 12, spans: [[box.x0, box.x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff };
+  };
+  const pageOf = (staves: Staff[], lines: ReadLine[]): PageText => ({ ...page(lines), staves });
+
+  it('numbers the measures from the numbers printed over the systems', () => {
+    const { score: s, staves } = systems();
+    applyText(s, [pageOf(staves, [numberLine('54', 1, staves), numberLine('55', 2, staves)])]);
+    expect(s.parts[0]!.measures.map((m) => m.number)).toEqual(['53', '54', '55']);
+  });
+
+  it('keeps its own numbers where the printed ones disagree, or one of several is misread', () => {
+    const { score: s, staves } = systems();
+    applyText(s, [pageOf(staves, [numberLine('54', 1, staves), numberLine('85', 2, staves)])]);
+    expect(s.parts[0]!.measures.map((m) => m.number)).toEqual(['1', '2', '3']);
+  });
+});

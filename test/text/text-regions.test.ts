@@ -67,6 +67,19 @@ describe('findTextRegions', () => {
     expect(lyrics.every((l) => voiceStaves.includes(l.staff!))).toBe(true);
   });
 
+  it('finds the measure number over the start of every system after the first, and nothing else there', () => {
+    const numbers = of('measureNumber').sort((a, b) => a.y0 - b.y0);
+    const systems = input.systems.slice(1);
+    expect(systems.length).toBeGreaterThanOrEqual(1);
+    expect(numbers.map((n) => n.staff)).toEqual(systems.map((s) => s.staves[0]));
+    for (const n of numbers) {
+      const staff = input.staves[n.staff!]!;
+      expect(n.y1).toBeLessThan(Math.min(...staff.lines[0]!));
+      expect(Math.abs(n.x0 - staff.x0)).toBeLessThan(CANONICAL_STAFF_SPACE * 2);
+      expect(n.otherwise).toBe('tempo');
+    }
+  });
+
   it('leaves the music out: no text line crosses a staff', () => {
     for (const line of lines) {
       for (const staff of input.staves) {
