@@ -157,7 +157,7 @@ interface Ratio {
 const TRIPLET: Ratio = { actual: 3, normal: 2 };
 /** Five equal notes under one beam in the time of four. */
 const QUINTUPLET: Ratio = { actual: 5, normal: 4 };
-/** Six equal sixteenths (or shorter) under one beam in the time of four: the sextuplet engravers print as "6". */
+/** Six equal sixteenths (or shorter) under one beam in the time of four, where a "6" is printed over their centre. */
 const SEXTUPLET: Ratio = { actual: 6, normal: 4 };
 /** How far, in spaces, a tuplet number may stand beyond its group's first and last notes and still be its own. */
 const MARK_OVER_GROUP_SPACES = 1.5;
@@ -224,8 +224,9 @@ export function beamRuns(items: readonly TimedItem[]): BeamRun[] {
  * The groups a voice's beams suggest as tuplets, left to right: a beamed run of equal values (see
  * equalShortValues) of three is a triplet, of five a quintuplet where its number is read over its
  * middle (five beamed sixteenths last as long as two and a triplet, which engravers mark over the
- * last three), of six sixteenths or shorter a
- * sextuplet and of six eighths two triplets; a beamed pair with a rest of its value beside it (before
+ * last three), of six a sextuplet where its number is read over the run's centre (sixteenths or
+ * shorter) and otherwise two triplets (engravers print sixteenth triplets "3" over each half, and
+ * leave the numbers off later groups); a beamed pair with a rest of its value beside it (before
  * it, else after it) is a triplet that starts or ends on the rest.
  */
 export function beamedGroups(items: readonly TimedItem[], tupletMarks: readonly number[] = []): TupletGroup[] {
@@ -237,7 +238,7 @@ export function beamedGroups(items: readonly TimedItem[], tupletMarks: readonly 
     const evidence = whole ? 0 : 1;
     if (run.length === 3) groups.push({ items: run, ratio: TRIPLET, evidence });
     else if (run.length === 5 && markedAtMiddle(run, tupletMarks)) groups.push({ items: run, ratio: QUINTUPLET, evidence });
-    else if (run.length === 6 && run[0]!.type !== 'eighth') groups.push({ items: run, ratio: SEXTUPLET, evidence });
+    else if (run.length === 6 && run[0]!.type !== 'eighth' && markedAtCentre(run, tupletMarks)) groups.push({ items: run, ratio: SEXTUPLET, evidence });
     else if (run.length === 6) groups.push({ items: run.slice(0, 3), ratio: TRIPLET, evidence }, { items: run.slice(3), ratio: TRIPLET, evidence });
     else if (run.length === 2) {
       const before = items[at - 1];
@@ -282,6 +283,16 @@ function markedAtMiddle(run: readonly TimedItem[], tupletMarks: readonly number[
     const distances = run.map((i) => Math.abs(i.x - x));
     return distances.every((d, k) => k === middle || d > distances[middle]!);
   });
+}
+
+/**
+ * Whether a tuplet mark stands over the centre of a run of six, between its third and fourth notes,
+ * nearer to it than to the middle note of either half: a sextuplet's "6" stands there, the "3" of
+ * two triplets over the second and fifth notes.
+ */
+function markedAtCentre(run: readonly TimedItem[], tupletMarks: readonly number[]): boolean {
+  const centre = (run[2]!.x + run[3]!.x) / 2;
+  return tupletMarks.some((x) => Math.abs(x - centre) < Math.abs(x - run[1]!.x) && Math.abs(x - centre) < Math.abs(x - run[4]!.x));
 }
 
 /** Notes of one undotted value, an eighth or shorter. */

@@ -64,13 +64,23 @@ describe('measure repair', () => {
     expect(voice.map((i) => i.tuplet?.implied ?? false)).toEqual([false, false, false, true, true, true]);
   });
 
-  it('reads a beamed run of six sixteenths as a sextuplet', () => {
-    // 2/4: a sextuplet on the first beat, a quarter on the second.
+  it('reads a beamed run of six sixteenths as a sextuplet where its "6" stands over the centre', () => {
+    // 2/4: a sextuplet on the first beat (its number between the third and fourth notes), a quarter on the second.
     const voice = [...beamed(0, '16th', 6, 1), item(80, 'quarter')];
-    expect(repairVoice(voice, frac(2), [], 12)).toBe(true);
+    expect(repairVoice(voice, frac(2), [26], 12)).toBe(true);
     expect(ratios(voice)).toEqual([...Array(6).fill('6:4'), '-']);
     expect(toString(voice[0]!.duration)).toBe('1/6');
     expect(toString(voiceDuration(voice))).toBe('2');
+  });
+
+  it('reads six beamed sixteenths as two triplets where a "3" stands over each half, or no number at all', () => {
+    for (const marks of [[10, 40], [11], []]) {
+      const voice = [...beamed(0, '16th', 6, 1), item(80, 'quarter')];
+      expect(repairVoice(voice, frac(2), marks, 12)).toBe(true);
+      expect(ratios(voice)).toEqual([...Array(6).fill('3:2'), '-']);
+      expect(voice.map((i) => [i.tuplet?.start ?? false, i.tuplet?.stop ?? false]).slice(0, 6)).toEqual([0, 1].flatMap(() => [[true, false], [false, false], [false, true]]));
+      expect(toString(voiceDuration(voice))).toBe('2');
+    }
   });
 
   it('changes nothing where the beamed runs do not account for exactly what the voice runs over', () => {
