@@ -81,7 +81,8 @@ export function buildScore(systems: readonly SystemReading[]): Score {
     }),
     measureLengths,
   );
-  const inferred = inferTimeSignature(measureLengths.flat()) ?? { beats: 4, beatType: 4 };
+  const beamed = content.flatMap((sys) => sys.flatMap((bySlot) => [...bySlot.values()].flatMap((sm) => sm.voices.flatMap(beamGroupLengths))));
+  const inferred = inferTimeSignature(measureLengths.flat(), beamed) ?? { beats: 4, beatType: 4 };
 
   const parts: Part[] = layout.parts.map((p, i) => ({
     id: `P${i + 1}`,
@@ -397,6 +398,17 @@ function onsetAt(onsets: readonly PlacedOnset[], x: number, end: Fraction): Frac
   let best: PlacedOnset | undefined;
   for (const o of onsets) if (o.x > x && (!best || o.x < best.x || (o.x === best.x && compare(o.onset, best.onset) < 0))) best = o;
   return best?.onset ?? end;
+}
+
+/** How long each group of two or more notes one beam joins lasts, as printed (grace notes aside). */
+function beamGroupLengths(voice: readonly TimedItem[]): Fraction[] {
+  const lengths = new Map<number, { length: Fraction; notes: number }>();
+  for (const item of voice) {
+    if (item.beamGroup === undefined || item.grace) continue;
+    const group = lengths.get(item.beamGroup) ?? { length: ZERO, notes: 0 };
+    lengths.set(item.beamGroup, { length: add(group.length, item.duration), notes: group.notes + 1 });
+  }
+  return [...lengths.values()].filter((g) => g.notes >= 2).map((g) => g.length);
 }
 
 function tupletMarks(reading: StaffReading, left: number, right: number): number[] {
