@@ -7,8 +7,9 @@
  *   instrument a name matches (`matchInstrumentName`: Violine, Vl.,
  *   "Klarinette in B" …) → instrument id, MIDI program, transposition;
  * - lyric lines → syllables on the notes above them, verse by verse;
- * - tempo and expression words and dynamics → directions at the note they
- *   stand under or over (a dynamic only where it reads as one).
+ * - tempo and expression words, dynamics and rehearsal marks → directions at
+ *   the note they stand under or over (a dynamic only where it reads as one);
+ * - measure numbers over the systems → the score's numbering.
  *
  * Parts and notes are found through their recognition evidence (boxes in
  * the decoded page's pixels), so this runs on the assembled score without
@@ -277,7 +278,7 @@ export function readMarkWords(text: string): string | undefined {
 
 /** Words and dynamics under or over a staff, as directions at the note whose place they start at. */
 function applyDirections(events: readonly PageEvent[], page: PageText): void {
-  const lines = page.lines.filter((line) => (line.kind === 'tempo' || line.kind === 'expression' || line.kind === 'dynamics') && line.staff !== undefined);
+  const lines = page.lines.filter((line) => (line.kind === 'tempo' || line.kind === 'expression' || line.kind === 'dynamics' || line.kind === 'rehearsal') && line.staff !== undefined);
   if (!lines.length) return;
   const byStaff = timedNotes(events);
   for (const line of lines) {
@@ -285,12 +286,14 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     const cx = (line.x0 + line.x1) / 2;
     const distance = Math.max(staffLineY(staff, 0, cx) - line.y1, line.y0 - staffLineY(staff, 4, cx));
     if (distance > staff.space * DIRECTION_DISTANCE) continue;
+    // Rehearsal letters are capitals; the OCR reads a lone C, O or S as either.
+    const rehearsal = line.kind === 'rehearsal' ? line.text.trim().toUpperCase() : undefined;
     const dynamics = line.kind === 'dynamics' ? readDynamic(line.text) : undefined;
     // Italic words among the dynamics pixels ("cresc.", "dim.") are expression words.
-    const read = line.kind !== 'dynamics' ? readTempoText(line.text) : dynamics ? {} : { words: readMarkWords(line.text) };
+    const read = rehearsal ? {} : line.kind !== 'dynamics' ? readTempoText(line.text) : dynamics ? {} : { words: readMarkWords(line.text) };
     const { metronome } = read;
     const words = read.words && correctMusicWords(read.words);
-    if (!dynamics && !words && !metronome) continue;
+    if (!dynamics && !words && !metronome && !rehearsal) continue;
     // The first note at or after the text's start, or the last one before it when none follows in reach.
     const notes = byStaff.get(line.staff!) ?? [];
     const reach = staff.space * DIRECTION_REACH;
@@ -301,6 +304,7 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
       offset: note.onset,
       staff: note.event.staff,
       placement: (line.y0 + line.y1) / 2 > middle ? 'below' : 'above',
+      ...(rehearsal ? { rehearsal } : {}),
       ...(dynamics ? { dynamics } : {}),
       ...(words ? { words } : {}),
       // A metronome mark sets the playback tempo, in quarters per minute.

@@ -4,7 +4,7 @@
  * names, lyrics, tempo and expression words — each as its own crop through
  * the job's OCR worker, and the dynamics through their own model
  * (read-dynamics.ts; the OCR reads only those it is unsure of), and the
- * measure numbers over each system's start. Other text (page footers) is
+ * measure numbers over each system's start and the framed rehearsal marks. Other text (page footers) is
  * classified but not read.
  *
  * A crop holds only the line's own glyphs on white, so stems, slurs and
@@ -46,10 +46,12 @@ export interface PageText {
   lines: ReadLine[];
 }
 
-const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'lyrics', 'tempo', 'expression', 'dynamics', 'measureNumber']);
+const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'lyrics', 'tempo', 'expression', 'dynamics', 'measureNumber', 'rehearsal']);
 
 /** What a measure number reads as: one to four digits. */
 const MEASURE_NUMBER = /^\d{1,4}$/;
+/** What a rehearsal mark reads as: a letter or two, a number, or both ("A", "AA", "12", "A1"). */
+const REHEARSAL_MARK = /^(?:[A-Z]{1,2}\d{0,2}|\d{1,3})$/i;
 
 /** Letter height crops are enlarged to, when smaller: measured on the dev set, larger crops read no better and take longer. */
 const TARGET_SIZE = 16;
@@ -129,6 +131,8 @@ async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly
     }));
     if (!placed.length) return;
     const text = placed.map((w) => w.text).join(' ');
+    // A framed line that does not read as a rehearsal mark is no text we know.
+    if (line.kind === 'rehearsal' && !REHEARSAL_MARK.test(text.trim())) return;
     lines.push({
       // A line placed as a measure number that reads as a word is what else its place makes it.
       kind: line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim()) ? (line.otherwise ?? 'other') : line.kind,

@@ -40,6 +40,7 @@ export type TextKind =
   | 'dynamics'
   | 'lyrics'
   | 'measureNumber'
+  | 'rehearsal'
   | 'other';
 
 export interface TextBox {
@@ -128,7 +129,74 @@ export function findTextRegions(input: TextPageInput, components: InkComponents 
     else if (w * h >= 2 || w >= 2) marks.push({ label, ...box });
   });
   const lines = groupLines(glyphs, marks, space);
-  return { lines: [...classify(lines, input), ...dynamicWords(letters, input)], labels, width: input.ink.width };
+  const classified = classify(lines, input).map((line) => enclosedMark(line, input, components) ?? line);
+  return { lines: [...classified, ...dynamicWords(letters, input)], labels, width: input.ink.width };
+}
+
+/** A rehearsal mark has at most this many glyphs inside its frame ("A", "12", "A1"). */
+const REHEARSAL_MAX_GLYPHS = 3;
+/** A rehearsal mark's frame is at least this many spaces wide and high… */
+const FRAME_MIN_SIZE = 1.2;
+/** …and at most this many. */
+const FRAME_MAX_SIZE = 5;
+/** A frame stands at most this many spaces clear of the letters it encloses, on every side. */
+const FRAME_MARGIN = 1.5;
+/** Kinds a framed line may have been given by its place (over a staff, or over a system's start). */
+const FRAMEABLE: ReadonlySet<TextKind> = new Set(['tempo', 'expression', 'other', 'measureNumber']);
+
+/**
+ * A line of a few letters inside a box or circle of its own: a rehearsal mark, for the staff it
+ * stands over. The frame is one ink component around the letters, either among the line's glyphs
+ * (left out of what is read) or just outside it; undefined when there is none.
+ */
+function enclosedMark(line: TextLine, input: TextPageInput, { labels, boxes }: InkComponents): TextLine | undefined {
+  const { space, ink } = input;
+  if (!FRAMEABLE.has(line.kind) || line.glyphs.length > REHEARSAL_MAX_GLYPHS + 1) return undefined;
+  const fits = (frame: TextBox, inner: TextBox) => {
+    const w = frame.x1 - frame.x0;
+    const h = frame.y1 - frame.y0;
+    const margins = [inner.x0 - frame.x0, frame.x1 - inner.x1, inner.y0 - frame.y0, frame.y1 - inner.y1];
+    return w >= space * FRAME_MIN_SIZE && h >= space * FRAME_MIN_SIZE && w <= space * FRAME_MAX_SIZE && h <= space * FRAME_MAX_SIZE && margins.every((m) => m > 0 && m <= space * FRAME_MARGIN);
+  };
+  const boxOf = (glyphs: readonly number[]): TextBox => ({
+    x0: Math.min(...glyphs.map((g) => boxes[g]!.x0)),
+    y0: Math.min(...glyphs.map((g) => boxes[g]!.y0)),
+    x1: Math.max(...glyphs.map((g) => boxes[g]!.x1)),
+    y1: Math.max(...glyphs.map((g) => boxes[g]!.y1)),
+  });
+  // The frame among the line's glyphs: one that holds all the others.
+  const inside = line.glyphs.find((g) => line.glyphs.length > 1 && fits(boxes[g]!, boxOf(line.glyphs.filter((o) => o !== g))));
+  const letters = inside === undefined ? line.glyphs : line.glyphs.filter((g) => g !== inside);
+  if (!letters.length || letters.length > REHEARSAL_MAX_GLYPHS) return undefined;
+  const inner = boxOf(letters);
+  if (inside === undefined) {
+    // Else the first ink met going out from the letters' middle, the same component on all four sides.
+    const cx = Math.round((inner.x0 + inner.x1) / 2);
+    const cy = Math.round((inner.y0 + inner.y1) / 2);
+    const reach = Math.ceil(space * FRAME_MARGIN);
+    const probe = (dx: number, dy: number, x: number, y: number) => {
+      for (let k = 1; k <= reach; k++) {
+        const px = x + dx * k;
+        const py = y + dy * k;
+        if (px < 0 || py < 0 || px >= ink.width || py >= ink.height) return 0;
+        const label = labels[py * ink.width + px]!;
+        if (label) return label;
+      }
+      return 0;
+    };
+    const hits = [probe(-1, 0, inner.x0, cy), probe(1, 0, inner.x1, cy), probe(0, -1, cx, inner.y0), probe(0, 1, cx, inner.y1)];
+    if (!hits[0] || hits.some((h) => h !== hits[0]) || !fits(boxes[hits[0]]!, inner)) return undefined;
+  }
+  const glyphBoxes = letters.map((g) => ({ label: g, ...boxes[g]! }));
+  return {
+    ...line,
+    ...inner,
+    kind: 'rehearsal',
+    glyphs: letters,
+    spans: inkSpans(glyphBoxes),
+    staff: markStaff(input, (inner.x0 + inner.x1) / 2, inner.y1),
+    size: median(glyphBoxes.map((b) => b.y1 - b.y0)),
+  };
 }
 
 /** Height of a dynamics letter, in spaces: [least, most] (a p's or f's descender and ascender included). */

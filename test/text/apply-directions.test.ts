@@ -89,3 +89,13 @@ describe('measure numbers from the page', () => {
     expect(s.parts[0]!.measures.map((m) => m.number)).toEqual(['1', '2', '3']);
   });
 });
+
+describe('rehearsal marks', () => {
+  it('puts a framed letter over the staff on the note it stands over, in capitals', () => {
+    const s = score();
+    const box = { x0: 198, y0: 70, x1: 210, y1: 88 };
+    const line: ReadLine = { kind: 'rehearsal', size: 18, spans: [[box.x0, box.x1]], ...box, text: 'c', words: [{ text: 'c', confidence: 80, ...box, symbols: [] }], staff: 0 };
+    applyText(s, [page([line])]);
+    expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ rehearsal: 'C', placement: 'above' }]);
+  });
+});

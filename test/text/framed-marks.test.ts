@@ -1,0 +1,69 @@
+/** Measure numbers over a system's start and framed rehearsal marks (text-regions.ts), on drawn pages. */
+import { describe, expect, it } from 'vitest';
+import type { Staff } from '../../src/staves/detect-staves.js';
+import { findTextRegions, type TextPageInput } from '../../src/text/text-regions.js';
+
+const SPACE = 12;
+const WIDTH = 1000;
+const HEIGHT = 300;
+const TOP = 150;
+
+/** One staff whose top line is at TOP, from x 20 to 980, with `draw` adding ink. */
+function page(draw: (fill: (x0: number, y0: number, x1: number, y1: number) => void) => void): TextPageInput {
+  const staff: Staff = { xs: [20, 980], lines: [0, 1, 2, 3, 4].map((l) => [TOP + l * SPACE, TOP + l * SPACE]), x0: 20, x1: 980, space: SPACE };
+  const ink = { width: WIDTH, height: HEIGHT, data: new Uint8Array(WIDTH * HEIGHT) };
+  const fill = (x0: number, y0: number, x1: number, y1: number) => {
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) ink.data[y * WIDTH + x] = 1;
+  };
+  for (const [y] of staff.lines) fill(staff.x0, y!, staff.x1, y! + 1);
+  draw(fill);
+  const gray = { width: WIDTH, height: HEIGHT, data: ink.data.map((v) => (v ? 0 : 255)) };
+  return { gray, ink, staves: [staff], systems: [{ staves: [0] }], space: SPACE, page: 1 };
+}
+
+/** A letter-sized block of ink (about 1 × 1.7 spaces) with its top left at (x, y). */
+const letter = (fill: (x0: number, y0: number, x1: number, y1: number) => void, x: number, y: number) => fill(x, y, x + 12, y + 20);
+/** A frame 2.5 × 3 spaces around (x, y), two pixels thick. */
+const frame = (fill: (x0: number, y0: number, x1: number, y1: number) => void, x: number, y: number) => {
+  const [w, h] = [30, 36];
+  fill(x, y, x + w, y + 2);
+  fill(x, y + h - 2, x + w, y + h);
+  fill(x, y, x + 2, y + h);
+  fill(x + w - 2, y, x + w, y + h);
+};
+
+describe('framed rehearsal marks', () => {
+  it('reads a letter in a box over the staff as a rehearsal mark for it, without the box', () => {
+    const lines = findTextRegions(page((fill) => {
+      frame(fill, 400, TOP - 50);
+      letter(fill, 409, TOP - 42);
+    })).lines;
+    const marks = lines.filter((l) => l.kind === 'rehearsal');
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({ staff: 0, x0: 409, x1: 421, glyphs: [expect.any(Number)] });
+  });
+
+  it('leaves a letter without a frame, or in a frame far larger than it, what its place makes it', () => {
+    const bare = findTextRegions(page((fill) => letter(fill, 409, TOP - 42))).lines;
+    expect(bare.some((l) => l.kind === 'rehearsal')).toBe(false);
+    expect(bare).toHaveLength(1);
+    const loose = findTextRegions(page((fill) => {
+      fill(380, TOP - 80, 460, TOP - 78);
+      fill(380, TOP - 12, 460, TOP - 10);
+      fill(380, TOP - 80, 382, TOP - 10);
+      fill(458, TOP - 80, 460, TOP - 10);
+      letter(fill, 409, TOP - 42);
+    })).lines;
+    expect(loose.some((l) => l.kind === 'rehearsal')).toBe(false);
+  });
+
+  it('takes a small number over the system start as its measure number, and a framed one as a rehearsal mark', () => {
+    const number = findTextRegions(page((fill) => letter(fill, 24, TOP - 30))).lines;
+    expect(number).toMatchObject([{ kind: 'measureNumber', staff: 0, otherwise: 'tempo' }]);
+    const framed = findTextRegions(page((fill) => {
+      frame(fill, 22, TOP - 50);
+      letter(fill, 31, TOP - 42);
+    })).lines;
+    expect(framed).toMatchObject([{ kind: 'rehearsal', staff: 0 }]);
+  });
+});
