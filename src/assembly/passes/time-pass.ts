@@ -18,6 +18,8 @@ import type { ScorePass } from './reading-state.js';
 const TIME_BEFORE_BARLINE = 1;
 /** A time signature stands where at least one staff in this many shows it (digits on fewer are a dynamic's or a rehearsal number's). */
 const STAVES_PER_TIME_READING = 4;
+/** The time signature taken where none is printed and the measures' lengths suggest none. */
+const DEFAULT_TIME: TimeSignature = { beats: 4, beatType: 4 };
 
 export const timePass: ScorePass = {
   name: 'time',
@@ -36,7 +38,7 @@ export const timePass: ScorePass = {
       }),
       measureLengths,
     );
-    const inferred = inferTimeSignature(measureLengths.flat()) ?? { beats: 4, beatType: 4 };
+    const inferred = inferTimeSignature(measureLengths.flat()) ?? { ...DEFAULT_TIME };
     let time: TimeSignature | undefined;
     state.measures.forEach((measure, i) => {
       const printed = settledTimes[i];
