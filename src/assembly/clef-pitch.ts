@@ -23,3 +23,8 @@ function clefPosition(clef: Clef): number {
   if (clef.sign === 'percussion' || clef.sign === 'none' || clef.sign === 'TAB') return 4;
   return 2 * (5 - clef.line);
 }
+
+/** Whether two clefs are one: the same sign on the same line, in the same octave. */
+export function sameClef(a: Clef | undefined, b: Clef | undefined): boolean {
+  return !!a && !!b && a.sign === b.sign && a.line === b.line && (a.octaveChange ?? 0) === (b.octaveChange ?? 0);
+}

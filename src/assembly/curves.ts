@@ -9,7 +9,7 @@
  * A tie joins two heads at one staff position in strokes that follow each
  * other, with its ends level with those heads; every other curve is a slur.
  * (Whether the two heads are the same pitch is checked once the pitches are
- * known: build-score.ts.) A tie is looked for head by head, not stroke by
+ * known: the ties pass, ties-slurs.ts.) A tie is looked for head by head, not stroke by
  * stroke: in a chord each head has its own tie, and where two voices share
  * a place (stems up and down at one x) the stroke nearest the curve's end
  * need not be the one whose head it ties.

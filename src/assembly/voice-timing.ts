@@ -2,8 +2,9 @@
  * When the items of a voice happen: where the printed notes leave the time
  * open (rests an engraver left out, a voice that joins another for a note,
  * small notes), the other voices and staves of the system say it. Each
- * helper looks at one measure of one staff; build-score.ts calls them around
- * the repair of its voices (measure-repair.ts).
+ * helper looks at one measure of one staff; the timing pass
+ * (passes/timing-pass.ts) calls them around the repair of its voices
+ * (measure-repair.ts).
  */
 import { add, compare, equals, frac, mul, sub, toNumber, ZERO, type Fraction } from '../score/fraction.js';
 import { notatedDuration } from '../score/timeline.js';

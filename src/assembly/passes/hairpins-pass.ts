@@ -1,0 +1,59 @@
+/**
+ * Hairpins: the crescendo and diminuendo wedges of each staff, as
+ * directions of its part at the onsets of the notes they start under and
+ * stop before, on the staff they were read by.
+ *
+ * Reads: the staves' hairpins, the onsets of the written items.
+ * Adds: wedge directions on the parts' measures.
+ */
+import { compare, type Fraction } from '../../score/fraction.js';
+import type { Direction } from '../../score/model.js';
+import { staffLineY } from '../../staves/detect-staves.js';
+import type { StaffReading } from '../read-page.js';
+import { readingAt, type PlacedOnset, type ScorePass } from './reading-state.js';
+
+/** A hairpin starts under the first note at most this many spaces left of its open or pointed end … */
+const HAIRPIN_START_LEAD = 0.5;
+/** … and stops at the first note past this many spaces short of its other end (or its measure's end). */
+const HAIRPIN_STOP_SHORT = 1;
+
+export const hairpinsPass: ScorePass = {
+  name: 'hairpins',
+  run(state) {
+    for (const measureState of state.measures) {
+      const { left, right } = measureState;
+      const space = state.systems[measureState.system]!.space;
+      state.layout.slots.forEach((slot, s) => {
+        const staffMeasure = measureState.staves.get(s);
+        const reading = readingAt(state, measureState, s);
+        if (!staffMeasure?.voices.length || !reading) return;
+        measureState.parts[slot.part]!.directions.push(...hairpinDirections(reading, staffMeasure.onsets, staffMeasure.end, left, right, slot.staff, space));
+      });
+    }
+  },
+};
+
+/**
+ * The hairpins of a staff that start or stop in a measure, as wedge directions at the onsets of the
+ * notes they start under and stop before. A hairpin that reaches no note past the measure's last one
+ * stops at the measure's end, in this measure, as engravers write one that ends at the barline. A
+ * hairpin's number is its staff's, so the two hands of a piano part can swell apart.
+ */
+function hairpinDirections(reading: StaffReading, onsets: readonly PlacedOnset[], end: Fraction, left: number, right: number, staff: number, space: number): Direction[] {
+  const middle = (x: number) => staffLineY(reading.staff, 2, x);
+  return reading.hairpins.flatMap((h): Direction[] => {
+    const placement = (h.y0 + h.y1) / 2 > middle((h.x0 + h.x1) / 2) ? 'below' : 'above';
+    const out: Direction[] = [];
+    const [start, stop] = [h.x0 - space * HAIRPIN_START_LEAD, h.x1 - space * HAIRPIN_STOP_SHORT];
+    if (h.x0 >= left && h.x0 < right) out.push({ offset: onsetAt(onsets, start, end), staff, placement, wedge: { type: h.kind, number: staff } });
+    if (stop >= left && stop < right) out.push({ offset: onsetAt(onsets, stop, end), staff, placement, wedge: { type: 'stop', number: staff } });
+    return out;
+  });
+}
+
+/** The onset of the written item nearest right of x (the earliest, of items in line); the measure's end if none. */
+function onsetAt(onsets: readonly PlacedOnset[], x: number, end: Fraction): Fraction {
+  let best: PlacedOnset | undefined;
+  for (const o of onsets) if (o.x > x && (!best || o.x < best.x || (o.x === best.x && compare(o.onset, best.onset) < 0))) best = o;
+  return best?.onset ?? end;
+}

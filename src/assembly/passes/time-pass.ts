@@ -1,0 +1,89 @@
+/**
+ * Time: the time signature in force in every measure, and the length it
+ * gives the measure. Signatures are taken as printed at the start of a
+ * system or measure, and inferred from the measures' lengths where none is
+ * readable; the one in force carries from system to system and page to page.
+ *
+ * Reads: the printed time signatures, the voices' written lengths and beam groups.
+ * Adds: per measure, `time`, `timeChanged` and `expected`.
+ */
+import type { TimeSignature } from '../../score/model.js';
+import { timeSignatureLength } from '../../score/timeline.js';
+import { add, ZERO, type Fraction } from '../../score/fraction.js';
+import { voiceDuration, type TimedItem } from '../measure-repair.js';
+import type { SystemReading } from '../read-page.js';
+import { inferTimeSignature, settleTimes } from '../time-signature.js';
+import type { ScorePass } from './reading-state.js';
+
+/** A time signature counts for a measure from this many spaces before its left barline. */
+const TIME_BEFORE_BARLINE = 1;
+/** A time signature stands where at least one staff in this many shows it (digits on fewer are a dynamic's or a rehearsal number's). */
+const STAVES_PER_TIME_READING = 4;
+/** The time signature taken where none is printed and the measures' lengths suggest none. */
+const DEFAULT_TIME: TimeSignature = { beats: 4, beatType: 4 };
+
+export const timePass: ScorePass = {
+  name: 'time',
+  run(state) {
+    const { systems } = state;
+    // A rest alone in its measure fills whatever metre is in force, so it says nothing of the metre.
+    const measureLengths = state.measures.map((measure) =>
+      [...measure.staves.values()].flatMap((sm) => (sm.voices[0] && !(sm.voices[0].length === 1 && sm.voices[0][0]!.isRest) ? [voiceDuration(sm.voices[0])] : [])),
+    );
+    const settledTimes = settleTimes(
+      systems.flatMap((system) => {
+        // The opening signature stands before the first notes; a stroke taken for a barline may cut it off.
+        const opening = median(system.staves.flatMap((r) => (r.items.length ? [r.items[0]!.x] : []))) ?? system.measures.bounds[1]!;
+        const bounds = system.measures.bounds;
+        return bounds.slice(0, -1).map((left, m) => timeAt(system, m === 0 ? left : Math.max(left, opening), m === 0 ? Math.max(bounds[1]!, opening) : bounds[m + 1]!));
+      }),
+      measureLengths,
+    );
+    // The beams say whether an unprinted metre is compound (6/8 rather than 3/4).
+    const beamed = state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.flatMap(beamGroupLengths)));
+    const inferred = inferTimeSignature(measureLengths.flat(), beamed) ?? { ...DEFAULT_TIME };
+    let time: TimeSignature | undefined;
+    state.measures.forEach((measure, i) => {
+      const printed = settledTimes[i];
+      const newTime = printed ?? (i === 0 ? inferred : undefined);
+      measure.timeChanged = !!newTime && (!time || newTime.beats !== time.beats || newTime.beatType !== time.beatType || newTime.symbol !== time.symbol);
+      if (newTime) time = newTime;
+      measure.time = time;
+      measure.expected = timeSignatureLength(time ?? inferred);
+    });
+  },
+};
+
+/** The time signature printed in a measure: every staff shows it, so the staves vote (a digit misread on one loses). */
+function timeAt(system: SystemReading, left: number, right: number): TimeSignature | undefined {
+  const votes = new Map<string, { value: TimeSignature; count: number }>();
+  for (const reading of system.staves) {
+    const value = reading.times.find((tt) => tt.x >= left - system.space * TIME_BEFORE_BARLINE && tt.x < right && tt.value)?.value;
+    if (!value) continue;
+    const key = `${value.beats}/${value.beatType}/${value.symbol ?? ''}`;
+    const vote = votes.get(key) ?? { value, count: 0 };
+    vote.count++;
+    votes.set(key, vote);
+  }
+  let best: { value: TimeSignature; count: number } | undefined;
+  for (const vote of votes.values()) if (!best || vote.count > best.count) best = vote;
+  // Every staff prints the signature; on a big system, digits read on one or two staves alone are a
+  // dynamic's or a rehearsal number's.
+  return best && best.count >= Math.ceil(system.staves.length / STAVES_PER_TIME_READING) ? best.value : undefined;
+}
+
+/** How long each group of two or more notes one beam joins lasts, as printed (grace notes aside). */
+function beamGroupLengths(voice: readonly TimedItem[]): Fraction[] {
+  const lengths = new Map<number, { length: Fraction; notes: number }>();
+  for (const item of voice) {
+    if (item.beamGroup === undefined || item.grace) continue;
+    const group = lengths.get(item.beamGroup) ?? { length: ZERO, notes: 0 };
+    lengths.set(item.beamGroup, { length: add(group.length, item.duration), notes: group.notes + 1 });
+  }
+  return [...lengths.values()].filter((g) => g.notes >= 2).map((g) => g.length);
+}
+
+function median(values: readonly number[]): number | undefined {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
