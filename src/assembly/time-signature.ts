@@ -27,19 +27,20 @@ export function timeSignatureFrom(printed: PrintedTime | undefined): TimeSignatu
  * (1.5 → 3/8, 3 → 3/4, 6 → 6/4 …). A length that only one measure has is no
  * evidence; then undefined.
  *
- * The beams say whether the metre is compound: where most beamed groups last
- * a dotted quarter (three eighths) or a dotted eighth (three sixteenths), and
- * the measure holds a whole number of them, it is written in eighths (6/8,
- * 9/8, 12/8) or sixteenths (12/16) instead. `beamGroups` holds the length of
- * each beamed group of the measures, in quarter notes.
+ * The beams say whether the metre is compound: where most beamed groups of
+ * equal notes are threes (three eighths, or three sixteenths) rather than
+ * twos and fours, and the measure holds a whole number of those groups, it
+ * is written in eighths (6/8, 9/8, 12/8) or sixteenths (12/16). `beamGroups`
+ * holds, for each beamed group of the measures, the value of its notes in
+ * quarters where all are equal, and how many there are.
  */
-export function inferTimeSignature(lengths: readonly Fraction[], beamGroups: readonly Fraction[] = []): TimeSignature | undefined {
+export function inferTimeSignature(lengths: readonly Fraction[], beamGroups: readonly BeamGroup[] = []): TimeSignature | undefined {
   const usual = mostCommonLength(lengths);
   if (!usual) return undefined;
   const quarters = toNumber(usual);
   const compound = compoundBeat(beamGroups);
   if (compound) {
-    const beats = quarters / compound.quarters;
+    const beats = quarters / (compound.value * 3);
     if (Number.isInteger(beats) && beats >= 2) return { beats: beats * 3, beatType: compound.beatType };
   }
   // Whole numbers of quarters are x/4; halves are x/8; quarters of a quarter are x/16.
@@ -50,20 +51,29 @@ export function inferTimeSignature(lengths: readonly Fraction[], beamGroups: rea
   return undefined;
 }
 
-/** Beamed groups needed before their lengths say the metre is compound. */
+/** A beamed group of equal notes: their value in quarters, and how many. */
+export interface BeamGroup {
+  value: number;
+  notes: number;
+}
+
+/** Beamed threes needed before they say the metre is compound. */
 const MIN_COMPOUND_GROUPS = 3;
-/** The share of beamed groups that must last one dotted beat for the metre to be compound. */
+/** The share of beamed groups of equal notes (threes, twos and fours) that must be threes for the metre to be compound. */
 const COMPOUND_GROUP_SHARE = 0.6;
-/** Dotted beats of compound metres: a dotted quarter (counted in eighths), a dotted eighth (in sixteenths). */
+/** The notes beamed in threes in compound metres: eighths (counted in eighths), sixteenths (in sixteenths). */
 const COMPOUND_BEATS = [
-  { quarters: 1.5, beatType: 8 },
-  { quarters: 0.75, beatType: 16 },
+  { value: 0.5, beatType: 8 },
+  { value: 0.25, beatType: 16 },
 ] as const;
 
-/** The dotted beat most beamed groups last, where enough of them do; undefined in a simple metre. */
-function compoundBeat(beamGroups: readonly Fraction[]): (typeof COMPOUND_BEATS)[number] | undefined {
-  if (beamGroups.length < MIN_COMPOUND_GROUPS) return undefined;
-  return COMPOUND_BEATS.find((beat) => beamGroups.filter((g) => toNumber(g) === beat.quarters).length >= COMPOUND_GROUP_SHARE * beamGroups.length);
+/** The value most beamed groups of equal notes hold three of, where enough of them do; undefined in a simple metre. */
+function compoundBeat(beamGroups: readonly BeamGroup[]): (typeof COMPOUND_BEATS)[number] | undefined {
+  const counted = beamGroups.filter((g) => g.notes === 2 || g.notes === 3 || g.notes === 4);
+  return COMPOUND_BEATS.find((beat) => {
+    const threes = counted.filter((g) => g.notes === 3 && g.value === beat.value).length;
+    return threes >= MIN_COMPOUND_GROUPS && threes >= COMPOUND_GROUP_SHARE * counted.length;
+  });
 }
 
 /**

@@ -55,16 +55,18 @@ describe('time signature inferred from the measures', () => {
     expect(inferTimeSignature([frac(3), frac(2)])).toBeUndefined();
   });
 
-  it('writes a compound metre where most beamed groups last a dotted beat', () => {
+  it('writes a compound metre where most beamed groups of equal notes are threes', () => {
     const bars = [frac(3), frac(3), frac(3)];
-    // Eighths beamed in threes: 6/8, not 3/4; sixteenths beamed in threes: 12/16.
-    expect(inferTimeSignature(bars, [frac(3, 2), frac(3, 2), frac(3, 2), frac(1)])).toEqual(t(6, 8));
-    expect(inferTimeSignature(bars, Array(8).fill(frac(3, 4)))).toEqual(t(12, 16));
-    expect(inferTimeSignature([frac(6), frac(6)], Array(4).fill(frac(3, 2)))).toEqual(t(12, 8));
-    // Eighths beamed in pairs and fours, or too few groups to say: a simple metre.
-    expect(inferTimeSignature(bars, [frac(1), frac(2), frac(1), frac(3, 2)])).toEqual(t(3, 4));
-    expect(inferTimeSignature(bars, [frac(3, 2), frac(3, 2)])).toEqual(t(3, 4));
-    // A measure that is not a whole number of dotted beats stays simple.
-    expect(inferTimeSignature([frac(2), frac(2)], Array(4).fill(frac(3, 2)))).toEqual(t(2, 4));
+    const g = (value: number, notes: number, times: number) => Array.from({ length: times }, () => ({ value, notes }));
+    // Eighths beamed in threes: 6/8, not 3/4; sixteenths in threes: 12/16.
+    expect(inferTimeSignature(bars, [...g(0.5, 3, 3), ...g(0.5, 2, 1)])).toEqual(t(6, 8));
+    expect(inferTimeSignature(bars, g(0.25, 3, 8))).toEqual(t(12, 16));
+    expect(inferTimeSignature([frac(6), frac(6)], g(0.5, 3, 4))).toEqual(t(12, 8));
+    // Eighths in pairs and fours, six sixteenths beamed by the half bar, or too few threes: a simple metre.
+    expect(inferTimeSignature(bars, [...g(0.5, 2, 3), ...g(0.5, 4, 2), ...g(0.5, 3, 3)])).toEqual(t(3, 4));
+    expect(inferTimeSignature(bars, g(0.25, 6, 6))).toEqual(t(3, 4));
+    expect(inferTimeSignature(bars, g(0.5, 3, 2))).toEqual(t(3, 4));
+    // A measure that is not a whole number of beamed threes stays simple.
+    expect(inferTimeSignature([frac(2), frac(2)], g(0.5, 3, 4))).toEqual(t(2, 4));
   });
 });

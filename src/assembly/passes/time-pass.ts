@@ -9,10 +9,10 @@
  */
 import type { TimeSignature } from '../../score/model.js';
 import { timeSignatureLength } from '../../score/timeline.js';
-import { add, ZERO, type Fraction } from '../../score/fraction.js';
+import { toNumber } from '../../score/fraction.js';
 import { voiceDuration, type TimedItem } from '../measure-repair.js';
 import type { SystemReading } from '../read-page.js';
-import { inferTimeSignature, settleTimes } from '../time-signature.js';
+import { inferTimeSignature, settleTimes, type BeamGroup } from '../time-signature.js';
 import type { ScorePass } from './reading-state.js';
 
 /** A time signature counts for a measure from this many spaces before its left barline. */
@@ -40,7 +40,7 @@ export const timePass: ScorePass = {
       measureLengths,
     );
     // The beams say whether an unprinted metre is compound (6/8 rather than 3/4).
-    const beamed = state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.flatMap(beamGroupLengths)));
+    const beamed = state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.flatMap(beamGroups)));
     const inferred = inferTimeSignature(measureLengths.flat(), beamed) ?? { ...DEFAULT_TIME };
     let time: TimeSignature | undefined;
     state.measures.forEach((measure, i) => {
@@ -72,15 +72,14 @@ function timeAt(system: SystemReading, left: number, right: number): TimeSignatu
   return best && best.count >= Math.ceil(system.staves.length / STAVES_PER_TIME_READING) ? best.value : undefined;
 }
 
-/** How long each group of two or more notes one beam joins lasts, as printed (grace notes aside). */
-function beamGroupLengths(voice: readonly TimedItem[]): Fraction[] {
-  const lengths = new Map<number, { length: Fraction; notes: number }>();
-  for (const item of voice) {
-    if (item.beamGroup === undefined || item.grace) continue;
-    const group = lengths.get(item.beamGroup) ?? { length: ZERO, notes: 0 };
-    lengths.set(item.beamGroup, { length: add(group.length, item.duration), notes: group.notes + 1 });
-  }
-  return [...lengths.values()].filter((g) => g.notes >= 2).map((g) => g.length);
+/** Each group of notes of one value (grace notes aside) that one beam joins: the value, and how many. */
+function beamGroups(voice: readonly TimedItem[]): BeamGroup[] {
+  const groups = new Map<number, TimedItem[]>();
+  for (const item of voice) if (item.beamGroup !== undefined && !item.grace) groups.set(item.beamGroup, [...(groups.get(item.beamGroup) ?? []), item]);
+  return [...groups.values()].flatMap((items) => {
+    const value = toNumber(items[0]!.duration);
+    return items.every((i) => !i.isRest && toNumber(i.duration) === value) ? [{ value, notes: items.length }] : [];
+  });
 }
 
 function median(values: readonly number[]): number | undefined {
