@@ -26,54 +26,17 @@ export function timeSignatureFrom(printed: PrintedTime | undefined): TimeSignatu
  * length in quarter notes: the most frequent length, written the usual way
  * (1.5 → 3/8, 3 → 3/4, 6 → 6/4 …). A length that only one measure has is no
  * evidence; then undefined.
- *
- * The beams say whether the metre is compound: where most beamed groups of
- * equal notes are threes (three eighths, or three sixteenths) rather than
- * twos and fours, and the measure holds a whole number of those groups, it
- * is written in eighths (6/8, 9/8, 12/8) or sixteenths (12/16). `beamGroups`
- * holds, for each beamed group of the measures, the value of its notes in
- * quarters where all are equal, and how many there are.
  */
-export function inferTimeSignature(lengths: readonly Fraction[], beamGroups: readonly BeamGroup[] = []): TimeSignature | undefined {
+export function inferTimeSignature(lengths: readonly Fraction[]): TimeSignature | undefined {
   const usual = mostCommonLength(lengths);
   if (!usual) return undefined;
   const quarters = toNumber(usual);
-  const compound = compoundBeat(beamGroups);
-  if (compound) {
-    const beats = quarters / (compound.value * 3);
-    if (Number.isInteger(beats) && beats >= 2) return { beats: beats * 3, beatType: compound.beatType };
-  }
   // Whole numbers of quarters are x/4; halves are x/8; quarters of a quarter are x/16.
   for (const beatType of [4, 8, 16]) {
     const beats = (quarters * beatType) / 4;
     if (Number.isInteger(beats) && beats >= 1 && beats <= 16) return { beats, beatType };
   }
   return undefined;
-}
-
-/** A beamed group of equal notes: their value in quarters, and how many. */
-export interface BeamGroup {
-  value: number;
-  notes: number;
-}
-
-/** Beamed threes needed before they say the metre is compound. */
-const MIN_COMPOUND_GROUPS = 3;
-/** The share of beamed groups of equal notes (threes, twos and fours) that must be threes for the metre to be compound. */
-const COMPOUND_GROUP_SHARE = 0.6;
-/** The notes beamed in threes in compound metres: eighths (counted in eighths), sixteenths (in sixteenths). */
-const COMPOUND_BEATS = [
-  { value: 0.5, beatType: 8 },
-  { value: 0.25, beatType: 16 },
-] as const;
-
-/** The value most beamed groups of equal notes hold three of, where enough of them do; undefined in a simple metre. */
-function compoundBeat(beamGroups: readonly BeamGroup[]): (typeof COMPOUND_BEATS)[number] | undefined {
-  const counted = beamGroups.filter((g) => g.notes === 2 || g.notes === 3 || g.notes === 4);
-  return COMPOUND_BEATS.find((beat) => {
-    const threes = counted.filter((g) => g.notes === 3 && g.value === beat.value).length;
-    return threes >= MIN_COMPOUND_GROUPS && threes >= COMPOUND_GROUP_SHARE * counted.length;
-  });
 }
 
 /**

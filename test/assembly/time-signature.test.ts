@@ -54,19 +54,4 @@ describe('time signature inferred from the measures', () => {
   it('gives nothing on no shared evidence', () => {
     expect(inferTimeSignature([frac(3), frac(2)])).toBeUndefined();
   });
-
-  it('writes a compound metre where most beamed groups of equal notes are threes', () => {
-    const bars = [frac(3), frac(3), frac(3)];
-    const g = (value: number, notes: number, times: number) => Array.from({ length: times }, () => ({ value, notes }));
-    // Eighths beamed in threes: 6/8, not 3/4; sixteenths in threes: 12/16.
-    expect(inferTimeSignature(bars, [...g(0.5, 3, 3), ...g(0.5, 2, 1)])).toEqual(t(6, 8));
-    expect(inferTimeSignature(bars, g(0.25, 3, 8))).toEqual(t(12, 16));
-    expect(inferTimeSignature([frac(6), frac(6)], g(0.5, 3, 4))).toEqual(t(12, 8));
-    // Eighths in pairs and fours, six sixteenths beamed by the half bar, or too few threes: a simple metre.
-    expect(inferTimeSignature(bars, [...g(0.5, 2, 3), ...g(0.5, 4, 2), ...g(0.5, 3, 3)])).toEqual(t(3, 4));
-    expect(inferTimeSignature(bars, g(0.25, 6, 6))).toEqual(t(3, 4));
-    expect(inferTimeSignature(bars, g(0.5, 3, 2))).toEqual(t(3, 4));
-    // A measure that is not a whole number of beamed threes stays simple.
-    expect(inferTimeSignature([frac(2), frac(2)], g(0.5, 3, 4))).toEqual(t(2, 4));
-  });
 });

@@ -4,15 +4,14 @@
  * system or measure, and inferred from the measures' lengths where none is
  * readable; the one in force carries from system to system and page to page.
  *
- * Reads: the printed time signatures, the voices' written lengths and beam groups.
+ * Reads: the printed time signatures, the voices' written lengths.
  * Adds: per measure, `time`, `timeChanged` and `expected`.
  */
 import type { TimeSignature } from '../../score/model.js';
 import { timeSignatureLength } from '../../score/timeline.js';
-import { toNumber } from '../../score/fraction.js';
-import { voiceDuration, type TimedItem } from '../measure-repair.js';
+import { voiceDuration } from '../measure-repair.js';
 import type { SystemReading } from '../read-page.js';
-import { inferTimeSignature, settleTimes, type BeamGroup } from '../time-signature.js';
+import { inferTimeSignature, settleTimes } from '../time-signature.js';
 import type { ScorePass } from './reading-state.js';
 
 /** A time signature counts for a measure from this many spaces before its left barline. */
@@ -39,9 +38,7 @@ export const timePass: ScorePass = {
       }),
       measureLengths,
     );
-    // The beams say whether an unprinted metre is compound (6/8 rather than 3/4).
-    const beamed = state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.flatMap(beamGroups)));
-    const inferred = inferTimeSignature(measureLengths.flat(), beamed) ?? { ...DEFAULT_TIME };
+    const inferred = inferTimeSignature(measureLengths.flat()) ?? { ...DEFAULT_TIME };
     let time: TimeSignature | undefined;
     state.measures.forEach((measure, i) => {
       const printed = settledTimes[i];
@@ -70,16 +67,6 @@ function timeAt(system: SystemReading, left: number, right: number): TimeSignatu
   // Every staff prints the signature; on a big system, digits read on one or two staves alone are a
   // dynamic's or a rehearsal number's.
   return best && best.count >= Math.ceil(system.staves.length / STAVES_PER_TIME_READING) ? best.value : undefined;
-}
-
-/** Each group of notes of one value (grace notes aside) that one beam joins: the value, and how many. */
-function beamGroups(voice: readonly TimedItem[]): BeamGroup[] {
-  const groups = new Map<number, TimedItem[]>();
-  for (const item of voice) if (item.beamGroup !== undefined && !item.grace) groups.set(item.beamGroup, [...(groups.get(item.beamGroup) ?? []), item]);
-  return [...groups.values()].flatMap((items) => {
-    const value = toNumber(items[0]!.duration);
-    return items.every((i) => !i.isRest && toNumber(i.duration) === value) ? [{ value, notes: items.length }] : [];
-  });
 }
 
 function median(values: readonly number[]): number | undefined {
