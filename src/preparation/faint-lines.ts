@@ -11,32 +11,54 @@ import type { GrayImage } from '../image/gray.js';
 import { binarize, inkThreshold, type BinaryImage } from './binarize.js';
 
 export function faintLineInk(gray: GrayImage, staffSpace: number): BinaryImage {
+  const smoothed = smoothRows(gray, Math.max(2, Math.round(staffSpace)));
+  return binarize(smoothed, inkThreshold(smoothed));
+}
+
+/**
+ * Each pixel the rounded mean of its row's pixels within `half` of it, clipped at the page's edges:
+ * a running sum, in three stretches of the row (the window growing at the left edge, sliding, and
+ * shrinking at the right edge, or neither on a row narrower than it), so that the sliding
+ * stretch, nearly the whole row, neither tests nor divides per pixel.
+ */
+export function smoothRows(gray: GrayImage, half: number): GrayImage {
   const { width, height, data } = gray;
-  const half = Math.max(2, Math.round(staffSpace));
   const smooth = new Uint8Array(data.length);
+  // x < adding: pixel x + half joins the window; x ≥ dropping: pixel x − half − 1 leaves it.
+  const adding = Math.max(0, width - half);
+  const dropping = Math.min(width, half + 1);
+  const first = Math.min(adding, dropping);
+  const second = Math.max(adding, dropping);
+  // While the window slides it holds 2·half + 1 pixels: their rounded mean for every possible sum, looked up.
+  const full = 2 * half + 1;
+  const mean = Uint8Array.from({ length: 255 * full + 1 }, (_, sum) => Math.round(sum / full));
   for (let y = 0; y < height; y++) {
     const row = y * width;
     let sum = 0;
     let count = 0;
-    // A running sum over [x - half, x + half], clipped at the page's edges.
     for (let x = 0; x < Math.min(width, half); x++) {
       sum += data[row + x]!;
       count++;
     }
-    for (let x = 0; x < width; x++) {
-      const add = x + half;
-      if (add < width) {
-        sum += data[row + add]!;
-        count++;
+    let x = 0;
+    for (; x < first; x++) {
+      sum += data[row + x + half]!;
+      count++;
+      smooth[row + x] = Math.round(sum / count);
+    }
+    if (adding > dropping) {
+      for (; x < second; x++) {
+        sum += data[row + x + half]! - data[row + x - half - 1]!;
+        smooth[row + x] = mean[sum]!;
       }
-      const drop = x - half - 1;
-      if (drop >= 0) {
-        sum -= data[row + drop]!;
-        count--;
-      }
+    } else {
+      for (; x < second; x++) smooth[row + x] = Math.round(sum / count);
+    }
+    for (; x < width; x++) {
+      sum -= data[row + x - half - 1]!;
+      count--;
       smooth[row + x] = Math.round(sum / count);
     }
   }
-  const smoothed: GrayImage = { width, height, data: smooth };
-  return binarize(smoothed, inkThreshold(smoothed));
+  return { width, height, data: smooth };
 }

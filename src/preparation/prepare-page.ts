@@ -160,8 +160,10 @@ function straighten(image: GrayImage, skew: number, shear: number, scale: number
 /**
  * {@link straighten} of a page that needs neither turning nor shearing, only scaling (a PDF's, most
  * scans'): each output column samples the same source columns on every row, and each row the same
- * source rows, so where and how to sample is worked out once a column and once a row. The pixels
- * are those the general loop gives, bit for bit.
+ * source rows, so where and how to sample is worked out once a column and once a row. An enlarging
+ * cubic is separable: each source row's horizontal sums are worked out once (not once for each of
+ * the four output rows that use it) and then weighted down the column, in the very order of
+ * {@link cubicSample}'s operations, so the pixels are those the general loop gives, bit for bit.
  */
 export function rescale(src: GrayImage, width: number, height: number): GrayImage {
   const { width: sw, height: sh, data } = src;
@@ -181,26 +183,82 @@ export function rescale(src: GrayImage, width: number, height: number): GrayImag
   };
   const columns = along(width, sw);
   const rows = along(height, sh);
+  // The columns whose four source columns lie on the page (x0 grows with x): one run of them.
+  let cubicStart = 0;
+  while (cubicStart < width && columns.first[cubicStart]! < 1) cubicStart++;
+  let cubicEnd = cubicStart;
+  while (cubicEnd < width && columns.first[cubicEnd]! < sw - 2) cubicEnd++;
+  const horizontal = cubicSampled ? new HorizontalSums(data, sw, columns.first, columns.weights, cubicStart, cubicEnd) : undefined;
   const out = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
     const y0 = rows.first[y]!;
     const fy = rows.fraction[y]!;
-    const wy = rows.weights.subarray(4 * y, 4 * y + 4);
-    for (let x = 0; x < width; x++) {
+    const line = y * width;
+    const edge = (x: number) => {
       const x0 = columns.first[x]!;
-      if (x0 < 0 || y0 < 0 || x0 >= sw - 1 || y0 >= sh - 1) {
-        out[y * width + x] = 255;
-        continue;
-      }
-      const fx = columns.fraction[x]!;
-      if (cubicSampled && x0 >= 1 && y0 >= 1 && x0 < sw - 2 && y0 < sh - 2) {
-        out[y * width + x] = cubicSample(data, sw, x0, y0, columns.weights, 4 * x, wy);
-        continue;
-      }
-      out[y * width + x] = bilinearSample(data, sw, x0, y0, fx, fy);
+      out[line + x] = x0 < 0 || y0 < 0 || x0 >= sw - 1 || y0 >= sh - 1 ? 255 : bilinearSample(data, sw, x0, y0, columns.fraction[x]!, fy);
+    };
+    if (!horizontal || y0 < 1 || y0 >= sh - 2) {
+      for (let x = 0; x < width; x++) edge(x);
+      continue;
     }
+    for (let x = 0; x < cubicStart; x++) edge(x);
+    const h0 = horizontal.row(y0 - 1);
+    const h1 = horizontal.row(y0);
+    const h2 = horizontal.row(y0 + 1);
+    const h3 = horizontal.row(y0 + 2);
+    const wy0 = rows.weights[4 * y]!;
+    const wy1 = rows.weights[4 * y + 1]!;
+    const wy2 = rows.weights[4 * y + 2]!;
+    const wy3 = rows.weights[4 * y + 3]!;
+    for (let x = cubicStart; x < cubicEnd; x++) {
+      let v = 0;
+      v += wy0 * h0[x]!;
+      v += wy1 * h1[x]!;
+      v += wy2 * h2[x]!;
+      v += wy3 * h3[x]!;
+      out[line + x] = Math.max(0, Math.min(255, Math.round(v)));
+    }
+    for (let x = cubicEnd; x < width; x++) edge(x);
   }
   return { width, height, data: out };
+}
+
+/**
+ * The horizontal half of an enlarging cubic: for a source row, each output column's weighted sum of
+ * its four source pixels, as {@link cubicSample} forms it. The four rows an output row needs are
+ * kept; output rows go down the page, so each source row is summed once.
+ */
+class HorizontalSums {
+  private readonly sums: Float64Array[];
+  private readonly held = new Int32Array(4).fill(-1);
+
+  constructor(
+    private readonly data: Uint8Array,
+    private readonly sw: number,
+    private readonly first: Int32Array,
+    private readonly weights: Float64Array,
+    private readonly start: number,
+    private readonly end: number,
+  ) {
+    this.sums = Array.from({ length: 4 }, () => new Float64Array(first.length));
+  }
+
+  /** The sums of source row `r` (1 ≤ r) in columns [start, end), those whose four source pixels lie on the page. */
+  row(r: number): Float64Array {
+    const slot = r & 3;
+    const sums = this.sums[slot]!;
+    if (this.held[slot] === r) return sums;
+    this.held[slot] = r;
+    const { data, first, weights } = this;
+    const before = r * this.sw - 1;
+    for (let x = this.start; x < this.end; x++) {
+      const i = before + first[x]!;
+      const w = 4 * x;
+      sums[x] = weights[w]! * data[i]! + weights[w + 1]! * data[i + 1]! + weights[w + 2]! * data[i + 2]! + weights[w + 3]! * data[i + 3]!;
+    }
+    return sums;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GrayImage } from '../../src/image/gray.js';
 import { binarize, inkThreshold } from '../../src/preparation/binarize.js';
-import { faintLineInk } from '../../src/preparation/faint-lines.js';
+import { faintLineInk, smoothRows } from '../../src/preparation/faint-lines.js';
 import { detectStaves } from '../../src/staves/detect-staves.js';
 import { createRng } from '../../training/data/prng.js';
 
@@ -48,5 +48,29 @@ describe('faint staff lines', () => {
   it('make no staves out of lines of text', () => {
     const page = textPage(5);
     expect(() => detectStaves(faintLineInk(page, SPACE), { staffSpace: SPACE })).toThrow(expect.objectContaining({ code: 'NO_MUSIC_DETECTED' }));
+  });
+});
+
+describe('smoothRows', () => {
+  /** Each pixel the rounded mean of its row within `half` of it, clipped at the edges, summed afresh. */
+  function reference(gray: GrayImage, half: number): Uint8Array {
+    const out = new Uint8Array(gray.data.length);
+    for (let y = 0; y < gray.height; y++) {
+      for (let x = 0; x < gray.width; x++) {
+        let sum = 0;
+        let count = 0;
+        for (let k = Math.max(0, x - half); k <= Math.min(gray.width - 1, x + half); k++, count++) sum += gray.data[y * gray.width + k]!;
+        out[y * gray.width + x] = Math.round(sum / count);
+      }
+    }
+    return out;
+  }
+
+  it('gives each pixel the mean of its row around it, on rows wider and narrower than the window', () => {
+    const rng = createRng(5);
+    for (const [width, half] of [[40, 3], [9, 3], [8, 3], [7, 3], [6, 3], [4, 3], [1, 2], [30, 12]] as const) {
+      const gray = { width, height: 3, data: Uint8Array.from({ length: width * 3 }, () => Math.floor(rng.next() * 256)) };
+      expect([...smoothRows(gray, half).data], `${width} px rows, half ${half}`).toEqual([...reference(gray, half)]);
+    }
   });
 });

@@ -67,7 +67,7 @@ describe('page preparation', () => {
     drawLines(page, 40, 5, 9, 1, 10, 290);
     let seed = 7;
     for (let i = 0; i < page.data.length; i++) page.data[i] = Math.max(0, page.data[i]! - ((seed = (seed * 1103515245 + 12345) % 2147483648) % 40));
-    for (const [width, height] of [[450, 300], [340, 227], [260, 173], [300, 200]] as const) {
+    for (const [width, height] of [[450, 300], [600, 401], [340, 227], [260, 173], [300, 200]] as const) {
       const expected = referenceScale(page, width, height);
       const got = rescale(page, width, height);
       expect([got.width, got.height]).toEqual([width, height]);
