@@ -10,6 +10,7 @@
 import type { DurationType } from '../score/model.js';
 import type { PageSight, SymbolsSeen } from '../reading/page-reading.js';
 import type { Box, Head, RestKind, RestSymbol, Stem } from '../symbols/read-symbols.js';
+import { stemTremolo } from './tremolos.js';
 
 export interface Stroke extends Box {
   kind: 'chord';
@@ -29,6 +30,8 @@ export interface Stroke extends Box {
   beamGroup?: number;
   /** Small heads: a grace note (takes no time). */
   grace: boolean;
+  /** Tremolo strokes across the stem (a single-note tremolo); absent where there are none. */
+  tremolo?: number;
   dots: number;
   x: number;
   confidence: number;
@@ -116,14 +119,17 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
     }
   }
   const strokes: Stroke[] = [];
-  for (const [stem, group] of byStem) {
+  for (const [stem, seen] of byStem) {
+    // Tremolo strokes across the stem; the model paints some of them as heads astride it.
+    const { heads: group, strokes: tremolo } = stemTremolo(stem, seen, stems, sight, space);
     const unison = halvesInUnison(group);
     if (!unison.length) {
       const stroke = strokeFromStem(stem, group, symbols, sight, space);
+      if (tremolo) stroke.tremolo = tremolo;
       // A piece of stem that stays among its heads says nothing of the stroke's value; a beam may.
       // Its side still tells which way the stem goes: down from the heads' left edge, up from their right.
       const beamed = !stroke.hooks && stemReach(stroke) < space * SHORT_STEM ? stemUnderBeam(group, sight, space, stem.x < stroke.x ? 'down' : 'up') : undefined;
-      strokes.push(beamed ? strokeFromStem(beamed, group, symbols, sight, space) : stroke);
+      strokes.push(beamed ? { ...strokeFromStem(beamed, group, symbols, sight, space), ...(tremolo ? { tremolo } : {}) } : stroke);
       continue;
     }
     // A quarter and a half in unison, side by side with their stems all but touching between them,
@@ -256,7 +262,9 @@ function withoutStemFragments(strokes: readonly Stroke[], symbols: SymbolsSeen, 
     const host = out.find((s) => s !== piece && s.stem && s.staff === piece.staff && !s.grace && Math.abs(s.x - piece.x) < space * STEM_FRAGMENT_ACROSS && stemReach(s) >= space * STEM_FRAGMENT_REACH && near(s));
     if (!host) continue;
     const heads = [...host.heads, ...piece.heads.filter((h) => !host.heads.includes(h))];
-    out.splice(out.indexOf(host), 1, strokeFromStem(host.stem!, heads, symbols, sight, space));
+    const joined = strokeFromStem(host.stem!, heads, symbols, sight, space);
+    if (host.tremolo) joined.tremolo = host.tremolo;
+    out.splice(out.indexOf(host), 1, joined);
     out.splice(out.indexOf(piece), 1);
   }
   return out;

@@ -130,6 +130,14 @@ describe('buildScore', () => {
     expect(lower.map((e) => [e.duration.n, e.duration.d, e.kind === 'note' && !!e.cue])).toEqual([[3, 2, false], [1, 2, true], [3, 2, false], [1, 2, true]]);
   });
 
+  it('writes the tremolo strokes read across a stem on its note, as a single-note tremolo', () => {
+    const staff = staffReading(100, TREBLE, 0);
+    staff.times = [{ x: 170, value: { beats: 2, beatType: 4 } }];
+    staff.items = [{ ...stroke(200, 6, true, 0, 0, 'half'), tremolo: 2 }];
+    const event = buildScore([system(0, [staff])]).parts[0]!.measures[0]!.voices[0]!.events[0]!;
+    expect(event).toMatchObject({ kind: 'note', type: 'half', tremolo: { type: 'single', marks: 2 } });
+  });
+
   it('starts a hairpin at the onset of the note under its start in a voice that enters late, and stops it at a barline in the measure it leaves', () => {
     // The unison above: the second voice's dotted quarter A (x 348) enters at 5/2, beside the first voice's A.
     const staff = staffReading(100, TREBLE, 0);

@@ -149,4 +149,36 @@ describe('buildStrokes', () => {
     expect(stroke).toMatchObject({ up: false, beams: 1 });
     expect(stroke!.stem).toMatchObject({ y1: 178 });
   });
+
+  describe('tremolo strokes', () => {
+    /** Ink of an up-stem at x 107 from y 88 to 130, a stroke across it at y 100 (1.3 spaces wide, half a space thick, slanted). */
+    function strokeInk(withStroke = true) {
+      const ink = { width: 200, height: 200, data: new Uint8Array(200 * 200) };
+      const dot = (x: number, y: number) => (ink.data[y * ink.width + x] = 1);
+      for (let y = 88; y < 130; y++) [106, 107].forEach((x) => dot(x, y));
+      if (withStroke) {
+        for (let dx = -8; dx <= 8; dx++) for (let dy = 0; dy < 6; dy++) dot(107 + dx, Math.round(97 - dx / 3) + dy);
+      }
+      return ink;
+    }
+    const half = (x: number, y: number, position: number): Head => ({ ...head(x, y, position), kind: 'half' });
+    /** The stroke as the model may paint it: a black head astride the stem. */
+    const strokeHead: Head = { ...head(107, 100, -3), x0: 100, x1: 114 };
+
+    it('reads a stroke across a half note’s stem as a tremolo, and the head the model painted on it as no note', () => {
+      const h = half(100, 130, 2);
+      const items = buildStrokes(symbols([h, strokeHead], [stem(107, 88, 130)]), sightOf({ ink: strokeInk(), space: SPACE }), SPACE);
+      const found = chords(items);
+      expect(found).toHaveLength(1);
+      expect(found[0]!.heads).toEqual([h]);
+      expect(found[0]!.tremolo).toBe(1);
+    });
+
+    it('reads no tremolo on a bare stem', () => {
+      const h = half(100, 130, 2);
+      const found = chords(buildStrokes(symbols([h], [stem(107, 88, 130)]), sightOf({ ink: strokeInk(false), space: SPACE }), SPACE));
+      expect(found).toHaveLength(1);
+      expect(found[0]!.tremolo).toBeUndefined();
+    });
+  });
 });
