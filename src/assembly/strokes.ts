@@ -10,7 +10,7 @@
 import type { DurationType } from '../score/model.js';
 import type { PageSight, SymbolsSeen } from '../reading/page-reading.js';
 import type { Box, Head, RestKind, RestSymbol, Stem } from '../symbols/read-symbols.js';
-import { stemTremolo } from './tremolos.js';
+import { stemTremolo, wholeNoteTremolo } from './tremolos.js';
 
 export interface Stroke extends Box {
   kind: 'chord';
@@ -142,7 +142,13 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
   }
   for (const group of stacks(stemless, space)) {
     const stem = stemUnderBeam(group, sight, space);
-    strokes.push(stem ? strokeFromStem(stem, group, symbols, sight, space) : makeStroke(group, undefined, undefined, 0, 0, symbols, space));
+    if (stem) {
+      strokes.push(strokeFromStem(stem, group, symbols, sight, space));
+      continue;
+    }
+    const stroke = makeStroke(group, undefined, undefined, 0, 0, symbols, space);
+    const tremolo = wholeNoteTremolo(group, symbols.rests.filter((r) => r.staff === stroke.staff), sight, space);
+    strokes.push(tremolo ? { ...stroke, tremolo } : stroke);
   }
   const rests = symbols.rests.map((rest): RestStroke => {
     const x = (rest.x0 + rest.x1) / 2;

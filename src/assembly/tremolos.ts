@@ -8,9 +8,13 @@
  * stem (or a small one beside it) is therefore left out of the heads the
  * stretch is measured from, and where strokes are found, such heads at a
  * stroke's height are the strokes, not notes.
+ *
+ * A whole note has no stem: its strokes stand where the stem would, on the
+ * side a stem would go (above a note under the middle line, below one on or
+ * over it), a little clear of the head.
  */
 import type { PageSight } from '../reading/page-reading.js';
-import type { Head, Stem } from '../symbols/read-symbols.js';
+import type { Box, Head, Stem } from '../symbols/read-symbols.js';
 
 /** A black head whose centre stands within this many spaces of the stem's line sits astride it: maybe a stroke painted as a head. */
 const ASTRIDE_STEM = 0.3;
@@ -65,4 +69,27 @@ export function stemTremolo(stem: Stem, group: readonly Head[], stems: readonly 
   if (!strokes.length) return none;
   const isStroke = (h: Head) => suspect(h) && strokes.some((y) => Math.abs(h.y - y) <= space * STROKE_HEAD_REACH);
   return { heads: group.filter((h) => !isStroke(h)), strokes: strokes.length };
+}
+
+/** A whole note's strokes are looked for from this many spaces clear of its head … */
+const WHOLE_CLEAR = 0.3;
+/** … out to this many spaces from it (a stem's length, about). */
+const WHOLE_REACH = 3;
+/** The middle line's staff position: a stem goes up from a note under it, down from one on it or over it. */
+const MIDDLE_LINE = 4;
+
+/**
+ * The tremolo strokes over or under a stack of stemless whole notes, where their stem would stand; 0
+ * where a rest stands in the way (a whole or half rest over a note looks just like a stroke).
+ */
+export function wholeNoteTremolo(group: readonly Head[], rests: readonly Box[], sight: PageSight, space: number): number {
+  if (!group.length || !group.every((h) => h.kind === 'whole')) return 0;
+  const x = group.reduce((sum, h) => sum + h.x, 0) / group.length;
+  const up = group.reduce((sum, h) => sum + h.position, 0) / group.length > MIDDLE_LINE;
+  const top = Math.min(...group.map((h) => h.y0));
+  const bottom = Math.max(...group.map((h) => h.y1));
+  const [near, far] = up ? [top - space * WHOLE_CLEAR, top - space * WHOLE_REACH] : [bottom + space * WHOLE_CLEAR, bottom + space * WHOLE_REACH];
+  const [y0, y1] = [Math.min(near, far), Math.max(near, far)];
+  if (rests.some((r) => r.x0 < x && r.x1 > x && r.y0 < y1 && r.y1 > y0)) return 0;
+  return sight.tremoloStrokes(x, far, near).length;
 }

@@ -180,5 +180,25 @@ describe('buildStrokes', () => {
       expect(found).toHaveLength(1);
       expect(found[0]!.tremolo).toBeUndefined();
     });
+
+    /** Ink of a slanted stroke, 1.3 spaces wide and half a space thick, centred at (x, y), and nothing else. */
+    function lone(x: number, y: number) {
+      const ink = { width: 200, height: 200, data: new Uint8Array(200 * 200) };
+      for (let dx = -8; dx <= 8; dx++) for (let dy = 0; dy < 6; dy++) ink.data[(Math.round(y - 3 - dx / 3) + dy) * ink.width + x + dx] = 1;
+      return ink;
+    }
+    const whole = (x: number, y: number, position: number): Head => ({ ...head(x, y, position), kind: 'whole' });
+
+    it('reads a stroke over a whole note under the middle line, where its stem would stand, as a tremolo', () => {
+      const found = chords(buildStrokes(symbols([whole(100, 130, 6)], []), sightOf({ ink: lone(100, 110), space: SPACE }), SPACE));
+      expect(found.map((c) => c.tremolo)).toEqual([1]);
+    });
+
+    it('takes no rest over a whole note for a tremolo stroke', () => {
+      const seen = symbols([whole(100, 130, 6)], []);
+      seen.rests = [{ x0: 92, x1: 108, y0: 107, y1: 113, staff: 0, confidence: 1, kind: 'half' }];
+      const found = chords(buildStrokes(seen, sightOf({ ink: lone(100, 110), space: SPACE }), SPACE));
+      expect(found.map((c) => c.tremolo)).toEqual([undefined]);
+    });
   });
 });
