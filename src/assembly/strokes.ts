@@ -32,6 +32,8 @@ export interface Stroke extends Box {
   grace: boolean;
   /** Tremolo strokes across the stem (a single-note tremolo); absent where there are none. */
   tremolo?: number;
+  /** An arpeggio sign stands before the chord (it is rolled). */
+  arpeggio?: boolean;
   dots: number;
   x: number;
   confidence: number;
@@ -157,7 +159,20 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
   });
   const chords = withoutStemFragments(strokes, symbols, sight, space);
   markBeamGroups(chords, sight, space);
+  markArpeggios(chords, sight);
   return [...chords, ...rests];
+}
+
+/**
+ * Chords with an arpeggio sign before them: a wavy line left of the heads (and of their accidentals)
+ * from the top head to the bottom one. A single note is not rolled; grace notes are left alone.
+ */
+function markArpeggios(chords: readonly Stroke[], sight: PageSight): void {
+  for (const chord of chords) {
+    if (chord.heads.length < 2 || chord.grace) continue;
+    const left = Math.min(...chord.heads.map((h) => h.x0));
+    if (sight.arpeggioBefore(left, Math.min(...chord.heads.map((h) => h.y)), Math.max(...chord.heads.map((h) => h.y)))) chord.arpeggio = true;
+  }
 }
 
 /*

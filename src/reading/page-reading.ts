@@ -50,6 +50,11 @@ export interface PageSight {
    * thick bars reaching out on both sides. The height of each one's middle, top to bottom.
    */
   tremoloStrokes(x: number, tip: number, head: number): number[];
+  /**
+   * Whether a wavy upright line (an arpeggio sign) stands left of x (a chord's heads' left edge), within
+   * a few spaces, running at least from `top` to `bottom` (the middles of its top and bottom heads).
+   */
+  arpeggioBefore(x: number, top: number, bottom: number): boolean;
   /** Upright lines in the ink that cross the whole staff with no notehead at either end: barlines the model missed. */
   barlinesInInk(staffIndex: number, edges: OuterEdges): BarlineSymbol[];
   /** Whether a line in the ink crosses the whole staff near x (within half a space), leaning by `slope` (dx per dy). */

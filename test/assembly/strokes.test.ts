@@ -201,4 +201,28 @@ describe('buildStrokes', () => {
       expect(found.map((c) => c.tremolo)).toEqual([undefined]);
     });
   });
+
+  describe('arpeggios', () => {
+    /** Ink of a wiggle two spaces left of x 100, from y 100 to 160 (a space from turn to turn and back). */
+    function wiggleInk() {
+      const ink = { width: 200, height: 200, data: new Uint8Array(200 * 200) };
+      for (let y = 100; y < 160; y++) {
+        const phase = ((y - 100) % SPACE) / SPACE;
+        const dx = Math.round((phase < 0.5 ? phase : 1 - phase) * SPACE - SPACE * 0.25);
+        for (let x = 74 + dx; x < 79 + dx; x++) ink.data[y * ink.width + x] = 1;
+      }
+      return ink;
+    }
+
+    it('marks a chord with a wavy line before it', () => {
+      const chord = [head(100, 106, 0), head(100, 130, 4), head(100, 154, 8)];
+      const found = chords(buildStrokes(symbols(chord, [stem(107, 70, 154)]), sightOf({ ink: wiggleInk(), space: SPACE }), SPACE));
+      expect(found.map((c) => [c.heads.length, c.arpeggio])).toEqual([[3, true]]);
+    });
+
+    it('rolls no single note, whatever stands before it', () => {
+      const found = chords(buildStrokes(symbols([head(100, 130, 4)], [stem(107, 88, 130)]), sightOf({ ink: wiggleInk(), space: SPACE }), SPACE));
+      expect(found.map((c) => c.arpeggio)).toEqual([undefined]);
+    });
+  });
 });
