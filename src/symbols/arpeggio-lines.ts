@@ -27,6 +27,8 @@ const RUN_MAX_WIDTH = 0.8;
 const LINE_MIN_WIDTH = 1.5;
 /** At most this many spaces of rows on end are passed over so. */
 const MAX_PASSED = 0.5;
+/** An arpeggio sign is at least this many spaces tall, even before a third (a letter or a figure is less). */
+const MIN_HEIGHT = 2;
 /** The whole line stays within this many spaces across. */
 const MAX_SWAY = 1.3;
 /** The line reaches within this many spaces of the chord's top and bottom heads' middles. */
@@ -73,7 +75,7 @@ export function arpeggioBefore(ink: BinaryImage, x: number, top: number, bottom:
     const path = [...up.reverse(), { y: start, run }, ...down];
     const first = path[0]!.y + y0;
     const last = path[path.length - 1]!.y + y0;
-    if (first > top + reach || last < bottom - reach) return false;
+    if (first > top + reach || last < bottom - reach || last - first < space * MIN_HEIGHT) return false;
     const left = Math.min(...path.map((p) => p.run.x0));
     const right = Math.max(...path.map((p) => p.run.x1));
     if (right - left > space * MAX_SWAY) return false;

@@ -28,12 +28,20 @@ const STROKE_MIN_REACH = 0.3;
 const LINE_REACH = 1.5;
 /** Paper gaps in a row this many spaces wide or narrower are bridged (anti-aliasing thins a stroke's slanted edge). */
 const ROW_GAP = 0.1;
+/** Rows within this many spaces of a line's row may be its frayed edge (on a scan) rather than a stroke's … */
+const LINE_HALO = 0.1;
+/** … and a stroke's band holds at least this many spaces of rows clear of lines and their edges (a row, at the least). */
+const BAND_MIN_CLEAR = 0.05;
 /** A stroke's band on one side of the stem is at least this many spaces tall … */
 const BAND_MIN_HEIGHT = 0.25;
 /** … and at most this many (a stroke is half a space thick, and its slant adds as much again; a beam stack is taller). */
 const BAND_MAX_HEIGHT = 1.4;
 /** A stroke's left and right bands stand level with each other, their middles at most this many spaces apart (the slant). */
 const BAND_LEVEL = 0.9;
+/** A stroke's right band's middle stands at most this many spaces lower than its left band's (strokes slant up to the right, or lie level). */
+const SLANT_SLACK = 0.1;
+/** Just past a stroke's end, on either side, there is paper in its rows and this many spaces above and below them (a slur crossing the stem slantwise goes on there). */
+const OUTER_ROWS = 0.5;
 /** The stem's ink is looked for this many spaces either side of the x asked about. */
 const STEM_SEARCH = 0.25;
 /** The stem's ink is followed this many spaces past the tip it was seen to end at, at most. */
@@ -41,11 +49,23 @@ const TIP_FOLLOW = 1.5;
 /** The most tremolo strokes on one stem (MusicXML allows up to 8; engravers draw up to 4): more is something else. */
 const MAX_STROKES = 4;
 
+/** A stroke's band of rows on one side of the stem (row indices from the top of the stretch). */
+interface Band {
+  start: number;
+  end: number;
+  middle: number;
+  /** How far its ink reaches from the stem, at the most, in pixels. */
+  reach: number;
+}
+
 /** What one row of ink beside the stem is: part of a stroke band on either side, or a line's row (unknown). */
 interface Row {
   left: boolean;
   right: boolean;
   line: boolean;
+  /** How far the ink joined to the stem reaches on each side, in pixels. */
+  leftReach: number;
+  rightReach: number;
 }
 
 /**
@@ -75,12 +95,20 @@ export function strokesAcrossStem(ink: BinaryImage, x: number, tip: number, head
     let best = -1;
     let bestGap = space * BAND_LEVEL;
     right.forEach((other, k) => {
+      // Engravers slant a stroke up to the right (or draw it level): its right band stands no lower than its left.
+      if (used.has(k) || other.middle - band.middle > space * SLANT_SLACK) return;
       const gap = Math.abs(other.middle - band.middle);
-      if (!used.has(k) && gap <= bestGap) [best, bestGap] = [k, gap];
+      if (gap <= bestGap) [best, bestGap] = [k, gap];
     });
     if (best < 0) continue;
+    const pair = right[best]!;
+    // A stroke ends: just past its end there is paper. A slur crossing the stem slantwise goes on, a row or two further along.
+    const top = Math.min(band.start, pair.start) - space * OUTER_ROWS;
+    const bottom = Math.max(band.end, pair.end) + space * OUTER_ROWS;
+    const gap = Math.max(1, Math.round(space * ROW_GAP)) + 1;
+    if (inkBeyond(ink, rows, y0, stem.left - band.reach - gap, top, bottom) || inkBeyond(ink, rows, y0, stem.right + pair.reach + gap, top, bottom)) continue;
     used.add(best);
-    strokes.push(y0 + (band.middle + right[best]!.middle) / 2);
+    strokes.push(y0 + (band.middle + pair.middle) / 2);
   }
   // More than an engraver draws is not a tremolo (a stack of something else).
   return strokes.length > MAX_STROKES ? [] : strokes;
@@ -121,6 +149,15 @@ function followStem(ink: BinaryImage, x: number, tip: number, way: 1 | -1, space
   return end;
 }
 
+/** Whether column x holds ink in rows [top, bottom] of the stretch (indices from y0), a line's rows left out. */
+function inkBeyond(ink: BinaryImage, rows: readonly Row[], y0: number, x: number, top: number, bottom: number): boolean {
+  if (x < 0 || x >= ink.width) return false;
+  for (let i = Math.max(0, Math.floor(top)); i <= Math.min(rows.length - 1, Math.ceil(bottom)); i++) {
+    if (!rows[i]!.line && ink.data[(y0 + i) * ink.width + x]) return true;
+  }
+  return false;
+}
+
 function nearestInk(ink: BinaryImage, x: number, y: number, reach: number): number | undefined {
   for (let d = 0; d <= reach; d++) {
     for (const px of d ? [x - d, x + d] : [x]) {
@@ -144,7 +181,7 @@ function rowBeside(ink: BinaryImage, y: number, stem: { left: number; right: num
   // the column asked about must be).
   let touching = false;
   for (let px = stem.left - gap; px <= stem.right + gap; px++) touching ||= at(px);
-  if (!touching) return { left: false, right: false, line: false };
+  if (!touching) return { left: false, right: false, line: false, leftReach: 0, rightReach: 0 };
   const reachFrom = (start: number, step: 1 | -1): number => {
     let last = start;
     let paper = 0;
@@ -158,27 +195,37 @@ function rowBeside(ink: BinaryImage, y: number, stem: { left: number; right: num
   };
   const left = reachFrom(stem.left, -1);
   const right = reachFrom(stem.right, 1);
-  if (left >= lineReach || right >= lineReach) return { left: false, right: false, line: true };
+  if (left >= lineReach || right >= lineReach) return { left: false, right: false, line: true, leftReach: left, rightReach: right };
   const min = space * STROKE_MIN_REACH;
-  return { left: left >= min, right: right >= min, line: false };
+  return { left: left >= min, right: right >= min, line: false, leftReach: left, rightReach: right };
 }
 
 /** The stroke bands on one side: runs of rows reaching out there (a line's rows neither end nor start one), of a stroke's height. */
-function bands(rows: readonly Row[], side: 'left' | 'right', space: number): { middle: number }[] {
-  const found: { middle: number }[] = [];
+function bands(rows: readonly Row[], side: 'left' | 'right', space: number): Band[] {
+  const found: Band[] = [];
   let start = -1;
   let end = -1;
+  let reach = 0;
+  let clear = 0;
   const close = () => {
     if (start >= 0) {
       const height = end - start + 1;
-      if (height >= space * BAND_MIN_HEIGHT && height <= space * BAND_MAX_HEIGHT) found.push({ middle: (start + end) / 2 });
+      if (height >= space * BAND_MIN_HEIGHT && clear >= space * BAND_MIN_CLEAR && height <= space * BAND_MAX_HEIGHT) found.push({ start, end, middle: (start + end) / 2, reach });
     }
     start = -1;
+    reach = 0;
+    clear = 0;
   };
+  // Rows right against a line's count towards no band's height: on a scan a staff line is ragged, and
+  // its frayed edge reaches out beside the stem on both sides.
+  const halo = Math.max(1, Math.round(space * LINE_HALO));
+  const nearLine = (i: number) => rows.slice(Math.max(0, i - halo), i + halo + 1).some((r) => r.line);
   rows.forEach((row, i) => {
     if (row[side]) {
       if (start < 0) start = i;
       end = i;
+      reach = Math.max(reach, side === 'left' ? row.leftReach : row.rightReach);
+      if (!nearLine(i)) clear++;
     } else if (!row.line) close();
   });
   close();

@@ -74,4 +74,10 @@ describe('arpeggio signs before a chord', () => {
     wiggle(ink, HEADS_LEFT - 5 * SPACE, TOP_HEAD - 6, BOTTOM_HEAD + 6);
     expect(before(ink)).toBe(false);
   });
+
+  it('takes no wiggle under two spaces tall for one, before a second (a letter, a figure)', () => {
+    const ink = page();
+    wiggle(ink, HEADS_LEFT - 20, BOTTOM_HEAD - 10, BOTTOM_HEAD + 8);
+    expect(arpeggioBefore(ink, HEADS_LEFT, BOTTOM_HEAD - SPACE / 2, BOTTOM_HEAD, SPACE)).toBe(false);
+  });
 });

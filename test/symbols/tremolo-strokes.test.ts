@@ -83,4 +83,36 @@ describe('tremolo strokes across a stem', () => {
     stroke(ink, 60);
     expect(across(ink)).toEqual([60]);
   });
+
+  it('takes no slur crossing the stem slantwise for a stroke: its ink goes on beyond a stroke’s reach', () => {
+    const ink = page();
+    // A third of a space thick, rising a pixel for every three across, from two spaces left of the stem to two right.
+    for (let dx = -24; dx <= 24; dx++) fill(ink, STEM_X + 1 + dx, Math.round(70 - dx / 3), STEM_X + 2 + dx, Math.round(70 - dx / 3) + 4);
+    expect(across(ink)).toEqual([]);
+  });
+
+  it('takes no bar falling to the right for a stroke (engravers slant strokes up to the right)', () => {
+    const ink = page();
+    const half = Math.round(SPACE * 0.65);
+    for (let dx = -half; dx <= half; dx++) {
+      const top = Math.round(60 - SPACE * 0.25 + (dx / half) * SPACE * 0.25);
+      fill(ink, STEM_X + 1 + dx, top, STEM_X + 2 + dx, top + Math.round(SPACE * 0.5));
+    }
+    expect(across(ink)).toEqual([]);
+  });
+
+  it('finds a stroke with a barline standing a little beyond its end', () => {
+    const ink = page();
+    stroke(ink, 60);
+    fill(ink, STEM_X - 15, TOP, STEM_X - 13, TOP + 4 * SPACE + 2);
+    expect(across(ink)).toEqual([60]);
+  });
+
+  it('takes no ragged staff line on a scan for a stroke: a row of fringe above and below it, beside the stem', () => {
+    const ink = page();
+    const line = TOP + 2 * SPACE;
+    fill(ink, STEM_X - 5, line - 1, STEM_X + 14, line);
+    fill(ink, STEM_X - 7, line + 2, STEM_X + 8, line + 3);
+    expect(across(ink)).toEqual([]);
+  });
 });
