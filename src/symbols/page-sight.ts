@@ -36,7 +36,7 @@ export function pageSight({ gray, ink, map, staves, lineThickness, space }: Sigh
     beamAlong: (from, to) => beamAlong(map, from, to, space),
     beamsAtStem: (x, tip, up, reach) => beamsAtStem(map, x, tip, up, reach, space),
     beamBeyond: (x, from, way) => beamBeyond(map, x, from, way, space),
-    tremoloStrokes: (x, tip, head) => strokesAcrossStem(ink, x, tip, head, space),
+    tremoloStrokes: (x, tip, head) => strokesAcrossStem(ink, staves, x, tip, head, space),
     arpeggioBefore: (x, top, bottom) => arpeggioBefore(ink, x, top, bottom, space),
     barlinesInInk: (index, edges) => barlinesInPixels(ink, staff(index), index, space, edges),
     lineAcross: (index, x, slope) => lineAcross(ink, staff(index), x, slope, space),

@@ -21,6 +21,7 @@
  * where a stem would be, and the strokes must cross it.
  */
 import type { BinaryImage } from '../preparation/binarize.js';
+import { staffLineY, type Staff } from '../staves/detect-staves.js';
 
 /** Ink joined to the stem reaching at least this many spaces beside it, on one side, is a stroke's there. */
 const STROKE_MIN_REACH = 0.3;
@@ -28,6 +29,8 @@ const STROKE_MIN_REACH = 0.3;
 const LINE_REACH = 1.5;
 /** Paper gaps in a row this many spaces wide or narrower are bridged (anti-aliasing thins a stroke's slanted edge). */
 const ROW_GAP = 0.1;
+/** Rows within this many spaces of a staff line's middle are the line's. */
+const STAFF_LINE_BAND = 0.12;
 /** Rows within this many spaces of a line's row may be its frayed edge (on a scan) rather than a stroke's … */
 const LINE_HALO = 0.1;
 /** … and a stroke's band holds at least this many spaces of rows clear of lines and their edges (a row, at the least). */
@@ -77,7 +80,7 @@ interface Row {
  * crosses it. Where no stem is inked, the strokes must cross the column x
  * itself.
  */
-export function strokesAcrossStem(ink: BinaryImage, x: number, tip: number, head: number, space: number): number[] {
+export function strokesAcrossStem(ink: BinaryImage, staves: readonly Staff[], x: number, tip: number, head: number, space: number): number[] {
   const way = tip < head ? -1 : 1;
   const end = followStem(ink, x, Math.round(tip), way, space);
   const y0 = Math.max(0, Math.floor(Math.min(end, head)));
@@ -85,7 +88,12 @@ export function strokesAcrossStem(ink: BinaryImage, x: number, tip: number, head
   if (y1 - y0 < space * BAND_MIN_HEIGHT) return [];
   const stem = stemEdges(ink, x, y0, y1, space);
   const rows: Row[] = [];
-  for (let y = y0; y <= y1; y++) rows.push(rowBeside(ink, y, stem, space));
+  const staffLines = staffLinesAt(staves, x);
+  for (let y = y0; y <= y1; y++) {
+    // A staff line's rows are a line's, however a scan broke it up.
+    const onStaffLine = staffLines.some((ly) => Math.abs(y - ly) <= space * STAFF_LINE_BAND);
+    rows.push(onStaffLine ? { left: false, right: false, line: true, leftReach: 0, rightReach: 0 } : rowBeside(ink, y, stem, space));
+  }
   const left = bands(rows, 'left', space);
   const right = bands(rows, 'right', space);
   // Each left band pairs with the nearest right band level with it, once.
@@ -156,6 +164,11 @@ function inkBeyond(ink: BinaryImage, rows: readonly Row[], y0: number, x: number
     if (!rows[i]!.line && ink.data[(y0 + i) * ink.width + x]) return true;
   }
   return false;
+}
+
+/** The heights of the staff lines at x, of the staves that reach it. */
+function staffLinesAt(staves: readonly Staff[], x: number): number[] {
+  return staves.filter((staff) => x >= staff.x0 && x <= staff.x1).flatMap((staff) => [0, 1, 2, 3, 4].map((line) => staffLineY(staff, line, x)));
 }
 
 function nearestInk(ink: BinaryImage, x: number, y: number, reach: number): number | undefined {

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BinaryImage } from '../../src/preparation/binarize.js';
 import { strokesAcrossStem } from '../../src/symbols/tremolo-strokes.js';
+import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
 const TOP = 30;
+/** The staff whose lines page() draws (each two pixels thick, its middle half a pixel below its top row). */
+const staff = straightStaff(TOP + 0.5, SPACE, 10, 290);
 /** The stem's columns (two pixels wide), its tip and its head end. */
 const STEM_X = 150;
 const TIP = 40;
@@ -33,7 +36,7 @@ function stroke(ink: BinaryImage, y: number): void {
   }
 }
 
-const across = (ink: BinaryImage, x = STEM_X + 1) => strokesAcrossStem(ink, x, TIP, HEAD_END, SPACE).map(Math.round);
+const across = (ink: BinaryImage, x = STEM_X + 1) => strokesAcrossStem(ink, [staff], x, TIP, HEAD_END, SPACE).map(Math.round);
 
 describe('tremolo strokes across a stem', () => {
   it('finds one stroke, and where it is', () => {
