@@ -10,6 +10,7 @@
 import type { DurationType } from '../score/model.js';
 import type { PageSight, SymbolsSeen } from '../reading/page-reading.js';
 import type { Box, Head, RestKind, RestSymbol, Stem } from '../symbols/read-symbols.js';
+import { stemTremolo, wholeNoteTremolo } from './tremolos.js';
 
 export interface Stroke extends Box {
   kind: 'chord';
@@ -29,6 +30,10 @@ export interface Stroke extends Box {
   beamGroup?: number;
   /** Small heads: a grace note (takes no time). */
   grace: boolean;
+  /** Tremolo strokes across the stem (a single-note tremolo); absent where there are none. */
+  tremolo?: number;
+  /** An arpeggio sign stands before the chord (it is rolled). */
+  arpeggio?: boolean;
   dots: number;
   x: number;
   confidence: number;
@@ -116,14 +121,17 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
     }
   }
   const strokes: Stroke[] = [];
-  for (const [stem, group] of byStem) {
+  for (const [stem, seen] of byStem) {
+    // Tremolo strokes across the stem; the model paints some of them as heads astride it.
+    const { heads: group, strokes: tremolo } = stemTremolo(stem, seen, stems, sight, space);
     const unison = halvesInUnison(group);
     if (!unison.length) {
       const stroke = strokeFromStem(stem, group, symbols, sight, space);
+      if (tremolo) stroke.tremolo = tremolo;
       // A piece of stem that stays among its heads says nothing of the stroke's value; a beam may.
       // Its side still tells which way the stem goes: down from the heads' left edge, up from their right.
       const beamed = !stroke.hooks && stemReach(stroke) < space * SHORT_STEM ? stemUnderBeam(group, sight, space, stem.x < stroke.x ? 'down' : 'up') : undefined;
-      strokes.push(beamed ? strokeFromStem(beamed, group, symbols, sight, space) : stroke);
+      strokes.push(beamed ? { ...strokeFromStem(beamed, group, symbols, sight, space), ...(tremolo ? { tremolo } : {}) } : stroke);
       continue;
     }
     // A quarter and a half in unison, side by side with their stems all but touching between them,
@@ -136,7 +144,13 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
   }
   for (const group of stacks(stemless, space)) {
     const stem = stemUnderBeam(group, sight, space);
-    strokes.push(stem ? strokeFromStem(stem, group, symbols, sight, space) : makeStroke(group, undefined, undefined, 0, 0, symbols, space));
+    if (stem) {
+      strokes.push(strokeFromStem(stem, group, symbols, sight, space));
+      continue;
+    }
+    const stroke = makeStroke(group, undefined, undefined, 0, 0, symbols, space);
+    const tremolo = wholeNoteTremolo(group, symbols.rests.filter((r) => r.staff === stroke.staff), sight, space);
+    strokes.push(tremolo ? { ...stroke, tremolo } : stroke);
   }
   const rests = symbols.rests.map((rest): RestStroke => {
     const x = (rest.x0 + rest.x1) / 2;
@@ -145,7 +159,20 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
   });
   const chords = withoutStemFragments(strokes, symbols, sight, space);
   markBeamGroups(chords, sight, space);
+  markArpeggios(chords, sight);
   return [...chords, ...rests];
+}
+
+/**
+ * Chords with an arpeggio sign before them: a wavy line left of the heads (and of their accidentals)
+ * from the top head to the bottom one. A single note is not rolled; grace notes are left alone.
+ */
+function markArpeggios(chords: readonly Stroke[], sight: PageSight): void {
+  for (const chord of chords) {
+    if (chord.heads.length < 2 || chord.grace) continue;
+    const left = Math.min(...chord.heads.map((h) => h.x0));
+    if (sight.arpeggioBefore(left, Math.min(...chord.heads.map((h) => h.y)), Math.max(...chord.heads.map((h) => h.y)))) chord.arpeggio = true;
+  }
 }
 
 /*
@@ -256,7 +283,9 @@ function withoutStemFragments(strokes: readonly Stroke[], symbols: SymbolsSeen, 
     const host = out.find((s) => s !== piece && s.stem && s.staff === piece.staff && !s.grace && Math.abs(s.x - piece.x) < space * STEM_FRAGMENT_ACROSS && stemReach(s) >= space * STEM_FRAGMENT_REACH && near(s));
     if (!host) continue;
     const heads = [...host.heads, ...piece.heads.filter((h) => !host.heads.includes(h))];
-    out.splice(out.indexOf(host), 1, strokeFromStem(host.stem!, heads, symbols, sight, space));
+    const joined = strokeFromStem(host.stem!, heads, symbols, sight, space);
+    if (host.tremolo) joined.tremolo = host.tremolo;
+    out.splice(out.indexOf(host), 1, joined);
     out.splice(out.indexOf(piece), 1);
   }
   return out;

@@ -44,6 +44,17 @@ export interface PageSight {
    * within a long stem's length: how far it starts from the head, and where its far side is.
    */
   beamBeyond(x: number, from: number, way: 1 | -1): { near: number; far: number } | undefined;
+  /**
+   * Tremolo strokes across the stem at x, from its tip (followed on where its ink goes on past it) to
+   * `head`, next to its heads (or, with no stem there, across the column where one would stand): short
+   * thick bars reaching out on both sides. The height of each one's middle, top to bottom.
+   */
+  tremoloStrokes(x: number, tip: number, head: number): number[];
+  /**
+   * Whether a wavy upright line (an arpeggio sign) stands left of x (a chord's heads' left edge), within
+   * a few spaces, running at least from `top` to `bottom` (the middles of its top and bottom heads).
+   */
+  arpeggioBefore(x: number, top: number, bottom: number): boolean;
   /** Upright lines in the ink that cross the whole staff with no notehead at either end: barlines the model missed. */
   barlinesInInk(staffIndex: number, edges: OuterEdges): BarlineSymbol[];
   /** Whether a line in the ink crosses the whole staff near x (within half a space), leaning by `slope` (dx per dy). */

@@ -13,6 +13,8 @@ import { beamAlong, beamBeyond, beamsAtStem } from './beam-pixels.js';
 import { clefInk, keyAreaStrokes } from './ink-probes.js';
 import { readNumberOver, readPrintedTime } from './printed-numbers.js';
 import type { ClassMap } from './segment.js';
+import { strokesAcrossStem } from './tremolo-strokes.js';
+import { arpeggioBefore } from './arpeggio-lines.js';
 
 export interface SightSources {
   /** The prepared page. */
@@ -34,6 +36,8 @@ export function pageSight({ gray, ink, map, staves, lineThickness, space }: Sigh
     beamAlong: (from, to) => beamAlong(map, from, to, space),
     beamsAtStem: (x, tip, up, reach) => beamsAtStem(map, x, tip, up, reach, space),
     beamBeyond: (x, from, way) => beamBeyond(map, x, from, way, space),
+    tremoloStrokes: (x, tip, head) => strokesAcrossStem(ink, staves, x, tip, head, space),
+    arpeggioBefore: (x, top, bottom) => arpeggioBefore(ink, x, top, bottom, space),
     barlinesInInk: (index, edges) => barlinesInPixels(ink, staff(index), index, space, edges),
     lineAcross: (index, x, slope) => lineAcross(ink, staff(index), x, slope, space),
     keyAreaStrokes: (index, x0, x1) => keyAreaStrokes(staff(index), x0, x1, ink, space),

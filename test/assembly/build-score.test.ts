@@ -130,6 +130,24 @@ describe('buildScore', () => {
     expect(lower.map((e) => [e.duration.n, e.duration.d, e.kind === 'note' && !!e.cue])).toEqual([[3, 2, false], [1, 2, true], [3, 2, false], [1, 2, true]]);
   });
 
+  it('writes the tremolo strokes read across a stem on its note, as a single-note tremolo', () => {
+    const staff = staffReading(100, TREBLE, 0);
+    staff.times = [{ x: 170, value: { beats: 2, beatType: 4 } }];
+    staff.items = [{ ...stroke(200, 6, true, 0, 0, 'half'), tremolo: 2 }];
+    const event = buildScore([system(0, [staff])]).parts[0]!.measures[0]!.voices[0]!.events[0]!;
+    expect(event).toMatchObject({ kind: 'note', type: 'half', tremolo: { type: 'single', marks: 2 } });
+  });
+
+  it('marks a chord with an arpeggio sign before it as rolled', () => {
+    const staff = staffReading(100, TREBLE, 0);
+    staff.times = [{ x: 170, value: { beats: 2, beatType: 4 } }];
+    const chord = stroke(200, 6, true, 0, 0, 'half');
+    const upper = { ...chord.heads[0]!, y: chord.heads[0]!.y - 12, y0: chord.heads[0]!.y0 - 12, y1: chord.heads[0]!.y1 - 12, position: 4 };
+    staff.items = [{ ...chord, heads: [chord.heads[0]!, upper], arpeggio: true }];
+    const event = buildScore([system(0, [staff])]).parts[0]!.measures[0]!.voices[0]!.events[0]!;
+    expect(event).toMatchObject({ kind: 'note', arpeggiate: true });
+  });
+
   it('starts a hairpin at the onset of the note under its start in a voice that enters late, and stops it at a barline in the measure it leaves', () => {
     // The unison above: the second voice's dotted quarter A (x 348) enters at 5/2, beside the first voice's A.
     const staff = staffReading(100, TREBLE, 0);

@@ -149,4 +149,80 @@ describe('buildStrokes', () => {
     expect(stroke).toMatchObject({ up: false, beams: 1 });
     expect(stroke!.stem).toMatchObject({ y1: 178 });
   });
+
+  describe('tremolo strokes', () => {
+    /** Ink of an up-stem at x 107 from y 88 to 130, a stroke across it at y 100 (1.3 spaces wide, half a space thick, slanted). */
+    function strokeInk(withStroke = true) {
+      const ink = { width: 200, height: 200, data: new Uint8Array(200 * 200) };
+      const dot = (x: number, y: number) => (ink.data[y * ink.width + x] = 1);
+      for (let y = 88; y < 130; y++) [106, 107].forEach((x) => dot(x, y));
+      if (withStroke) {
+        for (let dx = -8; dx <= 8; dx++) for (let dy = 0; dy < 6; dy++) dot(107 + dx, Math.round(97 - dx / 3) + dy);
+      }
+      return ink;
+    }
+    const half = (x: number, y: number, position: number): Head => ({ ...head(x, y, position), kind: 'half' });
+    /** The stroke as the model may paint it: a black head astride the stem. */
+    const strokeHead: Head = { ...head(107, 100, -3), x0: 100, x1: 114 };
+
+    it('reads a stroke across a half note’s stem as a tremolo, and the head the model painted on it as no note', () => {
+      const h = half(100, 130, 2);
+      const items = buildStrokes(symbols([h, strokeHead], [stem(107, 88, 130)]), sightOf({ ink: strokeInk(), space: SPACE }), SPACE);
+      const found = chords(items);
+      expect(found).toHaveLength(1);
+      expect(found[0]!.heads).toEqual([h]);
+      expect(found[0]!.tremolo).toBe(1);
+    });
+
+    it('reads no tremolo on a bare stem', () => {
+      const h = half(100, 130, 2);
+      const found = chords(buildStrokes(symbols([h], [stem(107, 88, 130)]), sightOf({ ink: strokeInk(false), space: SPACE }), SPACE));
+      expect(found).toHaveLength(1);
+      expect(found[0]!.tremolo).toBeUndefined();
+    });
+
+    /** Ink of a slanted stroke, 1.3 spaces wide and half a space thick, centred at (x, y), and nothing else. */
+    function lone(x: number, y: number) {
+      const ink = { width: 200, height: 200, data: new Uint8Array(200 * 200) };
+      for (let dx = -8; dx <= 8; dx++) for (let dy = 0; dy < 6; dy++) ink.data[(Math.round(y - 3 - dx / 3) + dy) * ink.width + x + dx] = 1;
+      return ink;
+    }
+    const whole = (x: number, y: number, position: number): Head => ({ ...head(x, y, position), kind: 'whole' });
+
+    it('reads a stroke over a whole note under the middle line, where its stem would stand, as a tremolo', () => {
+      const found = chords(buildStrokes(symbols([whole(100, 130, 6)], []), sightOf({ ink: lone(100, 110), space: SPACE }), SPACE));
+      expect(found.map((c) => c.tremolo)).toEqual([1]);
+    });
+
+    it('takes no rest over a whole note for a tremolo stroke', () => {
+      const seen = symbols([whole(100, 130, 6)], []);
+      seen.rests = [{ x0: 92, x1: 108, y0: 107, y1: 113, staff: 0, confidence: 1, kind: 'half' }];
+      const found = chords(buildStrokes(seen, sightOf({ ink: lone(100, 110), space: SPACE }), SPACE));
+      expect(found.map((c) => c.tremolo)).toEqual([undefined]);
+    });
+  });
+
+  describe('arpeggios', () => {
+    /** Ink of a wiggle two spaces left of x 100, from y 100 to 160 (a space from turn to turn and back). */
+    function wiggleInk() {
+      const ink = { width: 200, height: 200, data: new Uint8Array(200 * 200) };
+      for (let y = 100; y < 160; y++) {
+        const phase = ((y - 100) % SPACE) / SPACE;
+        const dx = Math.round((phase < 0.5 ? phase : 1 - phase) * SPACE - SPACE * 0.25);
+        for (let x = 74 + dx; x < 79 + dx; x++) ink.data[y * ink.width + x] = 1;
+      }
+      return ink;
+    }
+
+    it('marks a chord with a wavy line before it', () => {
+      const chord = [head(100, 106, 0), head(100, 130, 4), head(100, 154, 8)];
+      const found = chords(buildStrokes(symbols(chord, [stem(107, 70, 154)]), sightOf({ ink: wiggleInk(), space: SPACE }), SPACE));
+      expect(found.map((c) => [c.heads.length, c.arpeggio])).toEqual([[3, true]]);
+    });
+
+    it('rolls no single note, whatever stands before it', () => {
+      const found = chords(buildStrokes(symbols([head(100, 130, 4)], [stem(107, 88, 130)]), sightOf({ ink: wiggleInk(), space: SPACE }), SPACE));
+      expect(found.map((c) => c.arpeggio)).toEqual([undefined]);
+    });
+  });
 });

@@ -168,6 +168,18 @@ describe('writeMusicXml', () => {
     expect(readMusicXml(writeMusicXml(s)).credits.title).toBe(s.credits.title);
   });
 
+  it('writes a single-note tremolo on a chord’s first note only and an arpeggio on every note, and validates', () => {
+    const rolled = note(['C4', 'E4', 'G4'], 'half');
+    rolled.tremolo = { type: 'single', marks: 2 };
+    rolled.arpeggiate = true;
+    const xml = writeMusicXml(score(part(numbered([measure([rolled, note('C5', 'half')], { time: { beats: 4, beatType: 4 } })]))));
+    expect(xml.match(/<tremolo type="single">2<\/tremolo>/g)).toHaveLength(1);
+    expect(xml.match(/<arpeggiate\/>/g)).toHaveLength(3);
+    expect(validate(xml)).toEqual([]);
+    const back = readMusicXml(xml).parts[0]!.measures[0]!.voices[0]!.events[0]!;
+    expect(back).toMatchObject({ tremolo: { type: 'single', marks: 2 }, arpeggiate: true });
+  });
+
   it('escapes an ampersand that already looks like an entity, so the text reads back as it was', () => {
     const s = kitchenSink();
     s.credits.title = 'R&amp;B &#38; &nbsp;';

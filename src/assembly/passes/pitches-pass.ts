@@ -122,6 +122,9 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
   if (item.grace) event.grace = { slash: false };
   if (item.cue) event.cue = true;
   if (source.up !== undefined) event.stem = source.up ? 'up' : 'down';
+  // A measured tremolo stays as written: the note with its strokes (MIDI plays the note once).
+  if (source.tremolo && !item.grace) event.tremolo = { type: 'single', marks: source.tremolo };
+  if (source.arpeggio) event.arpeggiate = true;
   for (const kind of reading.articulations.get(source) ?? []) {
     const family = markFamily(kind);
     (family === 'ornament' ? (event.ornaments ??= []) : family === 'technical' ? (event.technical ??= []) : (event.articulations ??= [])).push(kind);
