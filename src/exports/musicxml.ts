@@ -411,8 +411,9 @@ function writeDirection(m: XmlNode, part: Part, dir: Direction): void {
   const visible =
     dir.words !== undefined || dir.dynamics !== undefined || dir.metronome !== undefined ||
     dir.wedge !== undefined || dir.pedal !== undefined || dir.rehearsal !== undefined || dir.sign !== undefined;
+  const sound = soundOf(dir);
   if (!visible) {
-    if (dir.tempo !== undefined) m.ele('sound', { tempo: String(dir.tempo) });
+    if (sound) m.ele('sound', sound);
     return;
   }
   const d = m.ele('direction', dir.placement ? { placement: dir.placement } : {});
@@ -440,7 +441,16 @@ function writeDirection(m: XmlNode, part: Part, dir: Direction): void {
     d.ele('direction-type').ele('pedal', { type: dir.pedal, line: line ? 'yes' : 'no', ...(line && { sign: dir.pedal === 'start' ? 'yes' : 'no' }) });
   }
   if (part.staves > 1) d.ele('staff').txt(String(dir.staff));
-  if (dir.tempo !== undefined) d.ele('sound', { tempo: String(dir.tempo) });
+  if (sound) d.ele('sound', sound);
+}
+
+/** What a direction tells playback: its tempo, and a D.C. or Fine; undefined when nothing. */
+function soundOf(dir: Direction): Record<string, string> | undefined {
+  const sound: Record<string, string> = {};
+  if (dir.tempo !== undefined) sound.tempo = String(dir.tempo);
+  if (dir.jump === 'daCapo') sound.dacapo = 'yes';
+  if (dir.jump === 'fine') sound.fine = 'yes';
+  return Object.keys(sound).length ? sound : undefined;
 }
 
 /** A MusicXML number-level (1–16) for slurs and wedges; 1 for anything else. */

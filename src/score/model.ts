@@ -368,4 +368,10 @@ export interface Direction extends Evidenced {
   rehearsal?: string;
   /** Segno or coda sign. */
   sign?: 'segno' | 'coda';
+  /**
+   * Where the player goes from here, as the words say: `daCapo` (D.C.) back to the start once this
+   * measure is played, `fine` (Fine) the end on the way through after a D.C. (MusicXML `<sound
+   * dacapo="yes">`, `<sound fine="yes">`).
+   */
+  jump?: 'daCapo' | 'fine';
 }

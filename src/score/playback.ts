@@ -8,8 +8,10 @@
  *   passes in all (two by default).
  * - A volta's measures are played on the passes its number lists ("1", "1, 2",
  *   "1-3"); on other passes they are skipped.
- * - Signs that send the player elsewhere by words (D.C., D.S., Fine, Coda)
- *   are not followed.
+ * - A D.C. sends the player back to the start once its measure is played;
+ *   from there repeats are not taken again and first endings are skipped,
+ *   and the piece ends at the measure marked Fine (or at the end).
+ * - D.S., segno and coda are not followed.
  */
 import type { Measure, Part, Score } from './model.js';
 
@@ -23,6 +25,7 @@ export function playbackOrder(measures: readonly Measure[]): number[] {
   const passesLeft = new Map<number, number>();
   let start = 0;
   let pass = 1;
+  let daCapo = false;
   for (let i = 0; i < measures.length && order.length < measures.length * MAX_UNFOLD; ) {
     const measure = measures[i]!;
     if (measure.leftBarline?.repeat?.direction === 'forward' && i !== start) {
@@ -30,13 +33,20 @@ export function playbackOrder(measures: readonly Measure[]): number[] {
       pass = 1;
     }
     const ending = volta.get(i);
-    if (ending && !ending.numbers.includes(pass)) {
+    if (ending && (daCapo ? ending.numbers.includes(1) && ending.numbers.length === 1 : !ending.numbers.includes(pass))) {
       i = ending.last + 1;
       continue;
     }
     order.push(i);
+    const jump = jumpOf(measure);
+    if (daCapo && jump === 'fine') break;
+    if (!daCapo && jump === 'daCapo') {
+      daCapo = true;
+      i = 0;
+      continue;
+    }
     const repeat = measure.rightBarline?.repeat;
-    if (repeat?.direction === 'backward') {
+    if (repeat?.direction === 'backward' && !daCapo) {
       const left = passesLeft.get(i) ?? (repeat.times ?? 2) - 1;
       if (left > 0) {
         passesLeft.set(i, left - 1);
@@ -51,6 +61,11 @@ export function playbackOrder(measures: readonly Measure[]): number[] {
     i++;
   }
   return order;
+}
+
+/** The D.C. or Fine a measure's directions carry, if any. */
+function jumpOf(measure: Measure): 'daCapo' | 'fine' | undefined {
+  return measure.directions.find((d) => d.jump)?.jump;
 }
 
 /** The score with its repeats written out: each part's measures in playback order. */

@@ -233,6 +233,17 @@ function renumberMeasures(parts: readonly Part[], shifts: readonly number[]): vo
 // ---------------------------------------------------------------------------
 // Directions.
 
+/** Words that send the player back to the start ("D.C.", "D. C. al Fine", "Menuetto D.C.", "M.D.C."). */
+const DA_CAPO = /\bD\.\s?C\./i;
+/** The word that ends the piece after a D.C. */
+const FINE = /^fine\.?$/i;
+
+/** The jump a direction's words ask playback for, if any (D.S. and coda are not followed). */
+export function jumpOf(words: string): 'daCapo' | 'fine' | undefined {
+  if (DA_CAPO.test(words)) return 'daCapo';
+  return FINE.test(words.trim()) ? 'fine' : undefined;
+}
+
 /** Dynamics as printed, each a MusicXML element name. */
 const DYNAMICS = new Set(['pppp', 'ppp', 'pp', 'p', 'mp', 'mf', 'f', 'ff', 'fff', 'ffff', 'sf', 'sfz', 'sffz', 'sfp', 'sfpp', 'fp', 'fz', 'rf', 'rfz', 'pf']);
 /** How far (staff spaces) before the first note a direction's text may start and still belong to it. */
@@ -293,6 +304,7 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     const read = rehearsal ? {} : line.kind !== 'dynamics' ? readTempoText(line.text) : dynamics ? {} : { words: readMarkWords(line.text) };
     const { metronome } = read;
     const words = read.words && correctMusicWords(read.words);
+    const jump = words ? jumpOf(words) : undefined;
     if (!dynamics && !words && !metronome && !rehearsal) continue;
     // The first note at or after the text's start, or the last one before it when none follows in reach.
     const notes = byStaff.get(line.staff!) ?? [];
@@ -307,6 +319,7 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
       ...(rehearsal ? { rehearsal } : {}),
       ...(dynamics ? { dynamics } : {}),
       ...(words ? { words } : {}),
+      ...(jump ? { jump } : {}),
       // A metronome mark sets the playback tempo, in quarters per minute.
       ...(metronome ? { metronome, tempo: metronome.perMinute * (metronome.dots ? 1.5 : 1) } : {}),
       evidence: { page: page.page, box: sourceBox(page.transform, line.x0, line.y0, line.x1, line.y1), confidence: Math.round(Math.min(...line.words.map((w) => w.confidence))) / 100 },

@@ -98,6 +98,7 @@ function kitchenSink(): Score {
       measure([{ kind: 'rest', duration: frac(3), dots: 0, staff: 1, measureRest: true }], { multiRest: 2 }),
       measure([{ kind: 'rest', duration: frac(3), dots: 0, staff: 1, measureRest: true }], {
         rightBarline: { style: 'light-heavy' },
+        directions: [direction(ZERO, { words: 'Fine', jump: 'fine', placement: 'above' }), direction(frac(2), { words: 'D.C. al Fine', jump: 'daCapo', placement: 'below' })],
       }),
     ]),
     { id: 'P1', name: 'Piano', abbreviation: 'Pno.', staves: 2 },

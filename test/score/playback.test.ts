@@ -27,6 +27,20 @@ describe('playback order', () => {
     expect(playbackOrder([measure(forward), measure(), first, second])).toEqual([0, 1, 2, 0, 1, 3]);
   });
 
+  it('goes back to the start at a D.C. and ends at Fine, without the repeats or the first ending again', () => {
+    const jump = (m: Measure, to: 'daCapo' | 'fine'): Measure => ({ ...m, directions: [{ offset: { n: 0, d: 1 }, staff: 1, words: to === 'daCapo' ? 'D.C. al Fine' : 'Fine', jump: to }] });
+    // A B (Fine) | C D.C.: A B C A B.
+    expect(playbackOrder([measure(), jump(measure(), 'fine'), jump(measure(), 'daCapo')])).toEqual([0, 1, 2, 0, 1]);
+    // ||: A :|| B (Fine) C D.C.: A A B C A B.
+    expect(playbackOrder([measure(undefined, backward), jump(measure(), 'fine'), jump(measure(), 'daCapo')])).toEqual([0, 0, 1, 2, 0, 1]);
+    // A [1. B :|| [2. C D.C. with no Fine: to the end again, on the second ending.
+    const first = measure({ style: 'regular', ending: { number: '1', type: 'start' } }, { ...backward, ending: { number: '1', type: 'stop' } });
+    const second = jump(measure({ style: 'regular', ending: { number: '2', type: 'start' } }, { style: 'light-heavy', ending: { number: '2', type: 'discontinue' } }), 'daCapo');
+    expect(playbackOrder([measure(), first, second])).toEqual([0, 1, 0, 2, 0, 2]);
+    // A Fine that comes before any D.C. is played through.
+    expect(playbackOrder([jump(measure(), 'fine'), measure()])).toEqual([0, 1]);
+  });
+
   it('reads volta numbers as printed', () => {
     expect(passNumbers('1')).toEqual([1]);
     expect(passNumbers('1, 2')).toEqual([1, 2]);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Score } from '../../src/score/model.js';
 import type { Staff } from '../../src/staves/detect-staves.js';
-import { applyText } from '../../src/text/apply-text.js';
+import { applyText, jumpOf } from '../../src/text/apply-text.js';
 import type { PageText, ReadLine } from '../../src/text/page-text.js';
 
 const SPACE = 12;
@@ -97,5 +97,20 @@ describe('rehearsal marks', () => {
     const line: ReadLine = { kind: 'rehearsal', size: 18, spans: [[box.x0, box.x1]], ...box, text: 'c', words: [{ text: 'c', confidence: 80, ...box, symbols: [] }], staff: 0 };
     applyText(s, [page([line])]);
     expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ rehearsal: 'C', placement: 'above' }]);
+  });
+});
+
+describe('da capo and fine', () => {
+  it('tells playback where a D.C. sends it and where Fine ends it, from the words', () => {
+    expect(jumpOf('D.C. al Fine')).toBe('daCapo');
+    expect(jumpOf('Menuetto D. C.')).toBe('daCapo');
+    expect(jumpOf('M.D.C.')).toBe('daCapo');
+    expect(jumpOf('Fine')).toBe('fine');
+    expect(jumpOf('dolce')).toBeUndefined();
+    expect(jumpOf('finezza')).toBeUndefined();
+    const s = score();
+    const box = { x0: 196, y0: 60, x1: 280, y1: 72 };
+    applyText(s, [page([{ kind: 'expression', size: 12, spans: [[box.x0, box.x1]], ...box, text: 'D.C. al Fine', words: [{ text: 'D.C. al Fine', confidence: 90, ...box, symbols: [] }], staff: 0 }])]);
+    expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ words: 'D.C. al Fine', jump: 'daCapo' }]);
   });
 });

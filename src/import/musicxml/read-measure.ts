@@ -160,7 +160,8 @@ export function readMeasure(el: XmlElement, state: PartReadState): Measure {
       }
       case 'sound': {
         const tempo = parseTempo(c.attrs.tempo);
-        if (tempo !== undefined) measure.directions.push({ offset: pos, staff: 1, tempo });
+        const jump = readJump(c);
+        if (tempo !== undefined || jump) measure.directions.push({ offset: pos, staff: 1, ...(tempo !== undefined ? { tempo } : {}), ...(jump ? { jump } : {}) });
         break;
       }
       case 'barline':
@@ -559,11 +560,20 @@ function readDirection(c: XmlElement, state: PartReadState, pos: Fraction): Dire
   }
   if (words.length) dir.words = words.join(' ');
   if (rehearsal.length) dir.rehearsal = rehearsal.join(' ');
-  const tempo = parseTempo(child(c, 'sound')?.attrs.tempo);
+  const sound = child(c, 'sound');
+  const tempo = parseTempo(sound?.attrs.tempo);
   if (tempo !== undefined) dir.tempo = tempo;
-  const kept = [dir.words, dir.dynamics, dir.metronome, dir.tempo, dir.wedge, dir.pedal, dir.rehearsal, dir.sign];
+  const jump = sound && readJump(sound);
+  if (jump) dir.jump = jump;
+  const kept = [dir.words, dir.dynamics, dir.metronome, dir.tempo, dir.wedge, dir.pedal, dir.rehearsal, dir.sign, dir.jump];
   if (kept.every((x) => x === undefined)) return undefined;
   return dir;
+}
+
+/** A `<sound>` that sends the player back to the start (dacapo) or ends the piece after a D.C. (fine). */
+function readJump(sound: XmlElement): Direction['jump'] {
+  if (sound.attrs.dacapo === 'yes') return 'daCapo';
+  return sound.attrs.fine !== undefined && sound.attrs.fine !== 'no' ? 'fine' : undefined;
 }
 
 function readMetronome(el: XmlElement | undefined): Direction['metronome'] {
