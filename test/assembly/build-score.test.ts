@@ -4,29 +4,17 @@ import type { StaffReading, SystemReading } from '../../src/assembly/read-page.j
 import type { Stroke } from '../../src/assembly/strokes.js';
 import type { Clef } from '../../src/score/model.js';
 import type { Head } from '../../src/symbols/read-symbols.js';
+import { staffReading } from '../support/staff-reading.js';
 import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
 const TRANSFORM = { sourceWidth: 1000, sourceHeight: 1000, scale: 1, skew: 0, width: 1000, height: 1000 };
 
 /** A staff with an opening clef and key (either may be unread) and no notes: every measure a rest. */
-function staffReading(top: number, clef: Clef | undefined, key: number | undefined): StaffReading {
-  return {
-    staff: straightStaff(top, SPACE, 100, 900),
-    signatures: {
-      clefs: clef ? [{ x: 110, value: clef }] : [],
-      keys: key === undefined ? [] : [{ x: 140, value: key }],
-      times: [],
-      keyAccidentals: new Set(),
-    },
-    times: [],
-    items: [],
-    tuplets: [],
-    multiRests: new Map(),
-    accidentals: new Map(),
-    articulations: new Map(),
-    hairpins: [],
-  };
+function emptyStaff(top: number, clef: Clef | undefined, key: number | undefined): StaffReading {
+  return staffReading(straightStaff(top, SPACE, 100, 900), {
+    signatures: { clefs: clef ? [{ x: 110, value: clef }] : [], keys: key === undefined ? [] : [{ x: 140, value: key }], times: [], keyAccidentals: new Set() },
+  });
 }
 
 function system(page: number, staves: StaffReading[]): SystemReading {
@@ -38,9 +26,9 @@ const BASS: Clef = { sign: 'F', line: 4 };
 
 describe('buildScore', () => {
   it('writes the endings of volta brackets on the measures\' barlines of every part, numbered across systems', () => {
-    const first = { ...system(0, [staffReading(100, TREBLE, 0), staffReading(300, BASS, 0)]), endings: [{ first: 1, last: 1, closed: true }] };
+    const first = { ...system(0, [emptyStaff(100, TREBLE, 0), emptyStaff(300, BASS, 0)]), endings: [{ first: 1, last: 1, closed: true }] };
     first.measures = { ...first.measures, right: [undefined, { style: 'light-heavy', repeat: { direction: 'backward' } }] };
-    const second = { ...system(1, [staffReading(100, TREBLE, 0), staffReading(300, BASS, 0)]), endings: [{ first: 0, last: 0, closed: false }] };
+    const second = { ...system(1, [emptyStaff(100, TREBLE, 0), emptyStaff(300, BASS, 0)]), endings: [{ first: 0, last: 0, closed: false }] };
     const score = buildScore([first, second]);
     for (const part of score.parts) {
       expect(part.measures[1]!.leftBarline).toEqual({ style: 'regular', ending: { number: '1', type: 'start' } });
@@ -53,8 +41,8 @@ describe('buildScore', () => {
 
   it('starts a staff the first system hides in the clef and key it shows later', () => {
     // An orchestral score: the double bass is silent (left out) on the first page.
-    const first = system(0, [staffReading(100, TREBLE, -3), staffReading(300, BASS, -3)]);
-    const second = system(1, [staffReading(100, TREBLE, -3), staffReading(300, BASS, -3), staffReading(500, BASS, -3)]);
+    const first = system(0, [emptyStaff(100, TREBLE, -3), emptyStaff(300, BASS, -3)]);
+    const second = system(1, [emptyStaff(100, TREBLE, -3), emptyStaff(300, BASS, -3), emptyStaff(500, BASS, -3)]);
     const score = buildScore([first, second]);
     expect(score.parts).toHaveLength(3);
     const bass = score.parts[2]!;
@@ -66,9 +54,9 @@ describe('buildScore', () => {
   });
 
   it('takes an unreadable opening clef from the next system, less a key change meanwhile', () => {
-    const first = system(0, [staffReading(100, TREBLE, -2), staffReading(300, undefined, undefined)]);
-    const second = system(1, [staffReading(100, TREBLE, 0), staffReading(300, BASS, 0)]);
-    const third = system(1, [staffReading(100, TREBLE, 0), staffReading(300, BASS, 0)]);
+    const first = system(0, [emptyStaff(100, TREBLE, -2), emptyStaff(300, undefined, undefined)]);
+    const second = system(1, [emptyStaff(100, TREBLE, 0), emptyStaff(300, BASS, 0)]);
+    const third = system(1, [emptyStaff(100, TREBLE, 0), emptyStaff(300, BASS, 0)]);
     const score = buildScore([first, second, third]);
     const lower = score.parts[1]!;
     expect(lower.measures[0]!.clefs.map((c) => c.sign)).toEqual(['F']);
@@ -77,10 +65,10 @@ describe('buildScore', () => {
   });
 
   it('puts a system’s braced staves in the piano’s slots when the voice above them went unseen', () => {
-    const full = { ...system(0, [staffReading(100, TREBLE, 0), staffReading(300, TREBLE, 0), staffReading(500, BASS, 0)]), braces: [[1, 2]] as [number, number][] };
-    const right = staffReading(300, TREBLE, 0);
+    const full = { ...system(0, [emptyStaff(100, TREBLE, 0), emptyStaff(300, TREBLE, 0), emptyStaff(500, BASS, 0)]), braces: [[1, 2]] as [number, number][] };
+    const right = emptyStaff(300, TREBLE, 0);
     right.items = [stroke(200, 4, true, 0, 0, 'whole')];
-    const short = { ...system(0, [right, staffReading(500, BASS, 0)]), braces: [[0, 1]] as [number, number][] };
+    const short = { ...system(0, [right, emptyStaff(500, BASS, 0)]), braces: [[0, 1]] as [number, number][] };
     const score = buildScore([full, short]);
     expect(score.parts.map((p) => p.staves)).toEqual([1, 2]);
     // The short system's first measure: the voice rests, the piano's right hand holds the note.
@@ -90,8 +78,8 @@ describe('buildScore', () => {
 
   it('starts a right hand whose rests are not printed where the left hand’s note under its first one stands', () => {
     // 3/4: the left hand plays a quarter and a half; the right hand only a half, over the left hand's half.
-    const right = staffReading(100, TREBLE, 0);
-    const left = staffReading(300, BASS, 0);
+    const right = emptyStaff(100, TREBLE, 0);
+    const left = emptyStaff(300, BASS, 0);
     right.times = [{ x: 170, value: { beats: 3, beatType: 4 } }];
     left.times = [{ x: 170, value: { beats: 3, beatType: 4 } }];
     right.items = [stroke(260, 4, true, 0, 0, 'half')];
@@ -102,8 +90,8 @@ describe('buildScore', () => {
   });
 
   it('keeps an octave clef and a C clef’s line across a system break where the new system’s clef ran into something', () => {
-    const first = system(0, [staffReading(100, { sign: 'G', line: 2, octaveChange: -1 }, 0), staffReading(300, { sign: 'C', line: 3 }, 0)]);
-    const second = system(1, [staffReading(100, { sign: 'G', line: 2 }, 0), staffReading(300, { sign: 'C', line: 5 }, 0)]);
+    const first = system(0, [emptyStaff(100, { sign: 'G', line: 2, octaveChange: -1 }, 0), emptyStaff(300, { sign: 'C', line: 3 }, 0)]);
+    const second = system(1, [emptyStaff(100, { sign: 'G', line: 2 }, 0), emptyStaff(300, { sign: 'C', line: 5 }, 0)]);
     const score = buildScore([first, second]);
     expect(score.parts.map((p) => p.measures.flatMap((m) => m.clefs.map((c) => `${c.sign}${c.line}${c.octaveChange ?? ''}`)))).toEqual([['G2-1'], ['C3']]);
   });
@@ -111,7 +99,7 @@ describe('buildScore', () => {
   it('reads a unison of two voices printed side by side, and hands the line back to the first voice', () => {
     // 4/4: G4. G4 A4 A4 (up-stems) A4 (an eighth, down-stem); under the quarter A a dotted quarter A
     // of a second voice, its head beside the first's, down-stem (Elgar, "Like to the Damask Rose").
-    const staff = staffReading(100, TREBLE, 0);
+    const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
     staff.items = [stroke(200, 6, true, 0, 1), stroke(250, 6, true, 1, 0), stroke(290, 5, true, 1, 0), stroke(330, 5, true, 0, 0), stroke(348, 5, false, 0, 1), stroke(420, 5, false, 1, 0)];
     const measure = buildScore([system(0, [staff])]).parts[0]!.measures[0]!;
@@ -121,7 +109,7 @@ describe('buildScore', () => {
 
   it('times the small notes of a second voice that needs them to fill its measure as cue notes', () => {
     // 4/4: a half note and two quarters above; below, cue-sized G4. G4 (eighth) F4. F4 (eighth).
-    const staff = staffReading(100, TREBLE, 0);
+    const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
     const cue = (item: Stroke) => ({ ...item, grace: true, heads: item.heads.map((h) => ({ ...h, small: true })) });
     staff.items = [stroke(200, 6, true, 0, 0, 'half'), stroke(218, 6, false, 0, 1), cue(stroke(260, 6, false, 1, 0)), stroke(300, 7, true, 0, 0), stroke(318, 7, false, 0, 1), cue(stroke(400, 7, false, 1, 0)), stroke(380, 7, true, 0, 0)];
@@ -131,7 +119,7 @@ describe('buildScore', () => {
   });
 
   it('writes the tremolo strokes read across a stem on its note, as a single-note tremolo', () => {
-    const staff = staffReading(100, TREBLE, 0);
+    const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 2, beatType: 4 } }];
     staff.items = [{ ...stroke(200, 6, true, 0, 0, 'half'), tremolo: 2 }];
     const event = buildScore([system(0, [staff])]).parts[0]!.measures[0]!.voices[0]!.events[0]!;
@@ -139,7 +127,7 @@ describe('buildScore', () => {
   });
 
   it('marks a chord with an arpeggio sign before it as rolled', () => {
-    const staff = staffReading(100, TREBLE, 0);
+    const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 2, beatType: 4 } }];
     const chord = stroke(200, 6, true, 0, 0, 'half');
     const upper = { ...chord.heads[0]!, y: chord.heads[0]!.y - 12, y0: chord.heads[0]!.y0 - 12, y1: chord.heads[0]!.y1 - 12, position: 4 };
@@ -150,7 +138,7 @@ describe('buildScore', () => {
 
   it('starts a hairpin at the onset of the note under its start in a voice that enters late, and stops it at a barline in the measure it leaves', () => {
     // The unison above: the second voice's dotted quarter A (x 348) enters at 5/2, beside the first voice's A.
-    const staff = staffReading(100, TREBLE, 0);
+    const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
     staff.items = [stroke(200, 6, true, 0, 1), stroke(250, 6, true, 1, 0), stroke(290, 5, true, 1, 0), stroke(330, 5, true, 0, 0), stroke(348, 5, false, 0, 1), stroke(420, 5, false, 1, 0)];
     const hairpin = (kind: 'crescendo' | 'diminuendo', x0: number, x1: number) => ({ kind, x0, x1, y0: 170, y1: 182, staff: 0, confidence: 1 });

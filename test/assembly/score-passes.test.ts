@@ -7,6 +7,7 @@ import type { Stroke } from '../../src/assembly/strokes.js';
 import type { NoteEvent } from '../../src/score/model.js';
 import type { Curve } from '../../src/symbols/curves.js';
 import type { Head } from '../../src/symbols/read-symbols.js';
+import { staffReading } from '../support/staff-reading.js';
 import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
@@ -25,18 +26,12 @@ function curve(x0: number, x1: number): Curve {
 }
 
 /** One treble staff in F major (one flat), 4/4, two measures (barlines at 100, 500, 900). */
-function staffReading(items: Stroke[]): StaffReading {
-  return {
-    staff: straightStaff(100, SPACE, 100, 900),
+function treble(items: Stroke[]): StaffReading {
+  return staffReading(straightStaff(100, SPACE, 100, 900), {
     signatures: { clefs: [{ x: 110, value: { sign: 'G', line: 2 } }], keys: [{ x: 140, value: -1 }], times: [], keyAccidentals: new Set() },
     times: [{ x: 170, value: { beats: 4, beatType: 4 } }],
     items,
-    tuplets: [],
-    multiRests: new Map(),
-    accidentals: new Map(),
-    articulations: new Map(),
-    hairpins: [],
-  };
+  });
 }
 
 function system(page: number, staff: StaffReading, curves: CurveLink[]): SystemReading {
@@ -50,11 +45,11 @@ function system(page: number, staff: StaffReading, curves: CurveLink[]): SystemR
 function twoPages(): SystemReading[] {
   const first = [200, 280, 360, 440, 600, 680, 760, 840].map((x) => quarter(x));
   const second = [200, 280, 360, 440].map((x) => quarter(x));
-  const upper = staffReading(first);
+  const upper = treble(first);
   upper.hairpins = [{ kind: 'crescendo', x0: 195, x1: 300, y0: 170, y1: 182, staff: 0, confidence: 1 }];
   const outgoing: CurveLink = { curve: curve(848, 900), from: first[7]!, tie: { from: first[7]!.heads[0]! } };
   const incoming: CurveLink = { curve: curve(100, 192), to: second[0]!, tie: { to: second[0]!.heads[0]! } };
-  return [system(0, upper, [outgoing]), system(1, staffReading(second), [incoming])];
+  return [system(0, upper, [outgoing]), system(1, treble(second), [incoming])];
 }
 
 const notes = (state: ReadingState, m: number): NoteEvent[] =>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dropTimeGlyphHeads, type StaffReading } from '../../src/assembly/read-page.js';
 import type { Stroke } from '../../src/assembly/strokes.js';
 import type { Head } from '../../src/symbols/read-symbols.js';
+import { staffReading } from '../support/staff-reading.js';
 import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
@@ -13,17 +14,10 @@ function whole(x: number, position: number, top: number): Stroke {
 }
 
 function reading(top: number, timeAt: number | undefined, items: Stroke[]): StaffReading {
-  return {
-    staff: straightStaff(top, SPACE, 100, 900),
+  return staffReading(straightStaff(top, SPACE, 100, 900), {
     signatures: { clefs: [], keys: [], times: timeAt === undefined ? [] : [{ x: timeAt, value: [] }], keyAccidentals: new Set() },
-    times: [],
     items,
-    tuplets: [],
-    multiRests: new Map(),
-    accidentals: new Map(),
-    articulations: new Map(),
-    hairpins: [],
-  };
+  });
 }
 
 describe('dropTimeGlyphHeads', () => {
