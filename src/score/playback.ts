@@ -38,7 +38,7 @@ export function playbackOrder(measures: readonly Measure[]): number[] {
       continue;
     }
     order.push(i);
-    const jump = jumpOf(measure);
+    const jump = jumpIn(measure);
     if (daCapo && jump === 'fine') break;
     if (!daCapo && jump === 'daCapo') {
       daCapo = true;
@@ -64,7 +64,7 @@ export function playbackOrder(measures: readonly Measure[]): number[] {
 }
 
 /** The D.C. or Fine a measure's directions carry, if any. */
-function jumpOf(measure: Measure): 'daCapo' | 'fine' | undefined {
+function jumpIn(measure: Measure): 'daCapo' | 'fine' | undefined {
   return measure.directions.find((d) => d.jump)?.jump;
 }
 

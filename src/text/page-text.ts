@@ -3,9 +3,9 @@
  * then read the lines that go somewhere — the title block's credits, part
  * names, lyrics, tempo and expression words — each as its own crop through
  * the job's OCR worker, and the dynamics through their own model
- * (read-dynamics.ts; the OCR reads only those it is unsure of), and the
- * measure numbers over each system's start and the framed rehearsal marks. Other text (page footers) is
- * classified but not read.
+ * (read-dynamics.ts; the OCR reads only those it is unsure of), the
+ * measure numbers over each system's start and the framed rehearsal marks.
+ * Other text (page footers) is classified but not read.
  *
  * A crop holds only the line's own glyphs on white, so stems, slurs and
  * beams crossing a lyric line never reach the reader, and is enlarged to
