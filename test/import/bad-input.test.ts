@@ -268,9 +268,17 @@ describe('size and depth limits', () => {
     const bomb = zipSync({ 'META-INF/container.xml': CONTAINER('score.xml'), 'score.xml': score }, { level: 9 });
     expect(bomb.length).toBeLessThan(200 * 1024);
     expectOmrError(() => readMusicXml(bomb), 'FILE_TOO_LARGE', /score\.xml inflates to 104857633 bytes; at most 67108864/);
-    // The same archive declaring only as much as the limit allows is cut off while inflating.
+    // The same archive declaring only as much as the limit allows is cut off while inflating, by its ratio.
     const liar = withDeclaredSize(bomb, MAX_MXL_SCORE_BYTES);
-    expectOmrError(() => readMusicXml(liar), 'FILE_TOO_LARGE', /score\.xml inflates to more than 67108864 bytes/);
+    expectOmrError(() => readMusicXml(liar), 'FILE_TOO_LARGE', /score\.xml inflates more than 400-fold/);
+  });
+
+  it('refuses an entry that inflates more than any score does, though it declares its size truly and stays under the limit', () => {
+    const bomb = zipSync({ 'score.xml': new Uint8Array(32 * 2 ** 20).fill(0x20) }, { level: 9 });
+    expectOmrError(() => extractMxlScore(bomb), 'FILE_TOO_LARGE', /score\.xml inflates more than 400-fold, as no score does/);
+    // A few megabytes inflate whatever their ratio: refusing them would save nothing.
+    const small = zipSync({ 'score.xml': new Uint8Array(3 * 2 ** 20).fill(0x20) }, { level: 9 });
+    expect(extractMxlScore(small).length).toBe(3 * 2 ** 20);
   });
 
   it('refuses an archive whose entry inflates to more than it declares', () => {
