@@ -64,6 +64,12 @@ const THIN_TEXT = 0.5;
 const THIN_TEXT_MIN_WIDTH = 1;
 /** An arc taller than this many spaces is something else (a brace, a bracket's end). */
 const MAX_CURVE_HEIGHT = 4;
+/**
+ * Ink that stands in two strands, one above the other, over at least this many spaces is two arcs
+ * that touch (a tie under the slur over it, touching it at its apex), traced apart; less is one
+ * arc's ragged edge.
+ */
+const STRANDS_MIN_RUN = MIN_CURVE_WIDTH;
 
 /** One column's ink of a curve: its top and bottom in class-map rows. */
 type Profile = Map<number, [number, number]>;
@@ -85,7 +91,7 @@ export function readCurves(map: ClassMap, staves: readonly Staff[], space: numbe
   const thinText = classComponents(map, [CLASS_INDEX.text], 3)
     .map((c) => pieceOf(c, map.width, false))
     .filter((p) => p.x1 - p.x0 >= (space / MAP_SCALE) * THIN_TEXT_MIN_WIDTH && [...p.profile.values()].every(([top, bottom]) => bottom - top < (space / MAP_SCALE) * THIN_TEXT));
-  const pieces = [...arcs.map((c) => pieceOf(c, map.width, true)), ...thinText];
+  const pieces = [...arcs.flatMap((c) => strandsOf(c, map.width, space / MAP_SCALE)), ...thinText];
   const curves: Curve[] = [];
   for (const piece of joinPieces(pieces, space / MAP_SCALE)) {
     if (!piece.own) continue;
@@ -109,6 +115,119 @@ function pieceOf(c: Component, width: number, own: boolean): Piece {
     }
   }
   return { profile, own, x0: c.x0 / MAP_SCALE, x1: c.x1 / MAP_SCALE - 1, confidence: c.confidence, area: c.area };
+}
+
+/** A run of ink down one column, top and bottom row. */
+type Run = [number, number];
+
+/**
+ * One component painted as a tie or slur as the pieces of arc it holds: itself, unless its ink
+ * stands in two strands over STRANDS_MIN_RUN spaces, when each strand is followed column by column
+ * (where strands touch, each keeps to its own course) and becomes a piece of its own.
+ */
+function strandsOf(c: Component, width: number, space: number): Piece[] {
+  const columns = columnRuns(c, width);
+  let double = 0;
+  let longest = 0;
+  for (let col = c.x0 / MAP_SCALE; col < c.x1 / MAP_SCALE; col++) {
+    double = (columns.get(col)?.length ?? 0) > 1 ? double + 1 : 0;
+    longest = Math.max(longest, double);
+  }
+  if (longest < space * STRANDS_MIN_RUN) return [pieceOf(c, width, true)];
+  const strands: Strand[] = [];
+  for (const col of [...columns.keys()].sort((a, b) => a - b)) {
+    const runs = columns.get(col)!;
+    const owners = ownersOf(runs, strands.filter((s) => s.lastCol === col - 1));
+    runs.forEach((r, i) => {
+      const own = owners[i]!;
+      if (!own.length) strands.push({ profile: new Map([[col, r]]), last: r, lastCol: col });
+      own.forEach((s, j) => {
+        // Where strands meet in one run, the top one keeps to its top edge, the bottom one to its bottom edge.
+        const thickness = s.last[1] - s.last[0];
+        let span: Run = r;
+        if (own.length > 1 && j === 0) span = [r[0], Math.min(r[1], r[0] + thickness)];
+        else if (own.length > 1 && j === own.length - 1) span = [Math.max(r[0], r[1] - thickness), r[1]];
+        else if (own.length > 1) span = [Math.max(r[0], s.last[0]), Math.max(Math.max(r[0], s.last[0]), Math.min(r[1], s.last[1]))];
+        s.profile.set(col, span);
+        s.last = span;
+        s.lastCol = col;
+      });
+    });
+  }
+  return strands.map(({ profile }) => {
+    const cols = [...profile.keys()];
+    const area = [...profile.values()].reduce((sum, [top, bottom]) => sum + bottom - top + 1, 0);
+    return { profile, own: true, x0: Math.min(...cols), x1: Math.max(...cols), confidence: c.confidence, area };
+  });
+}
+
+/** A strand of ink being followed column by column: its profile so far and its last column's run. */
+interface Strand {
+  profile: Profile;
+  last: Run;
+  lastCol: number;
+}
+
+/**
+ * Which strands (those that reached the previous column) each of a column's runs continues, top
+ * to bottom. Strands and runs that touch form groups; in a group, one strand takes the run nearest
+ * its course, and several strands keep their order (arcs that touch do not cross), the top one
+ * taking the top run and the bottom one the bottom run. A run no strand takes starts a strand.
+ */
+function ownersOf(runs: readonly Run[], strands: readonly Strand[]): Strand[][] {
+  const touches = (s: Strand, r: Run) => r[0] <= s.last[1] + 1 && r[1] >= s.last[0] - 1;
+  const owners = runs.map((): Strand[] => []);
+  const seen = new Set<Strand>();
+  for (const first of strands) {
+    if (seen.has(first)) continue;
+    // The group: strands and runs joined by touching.
+    const group = new Set([first]);
+    const groupRuns = new Set<number>();
+    for (let grew = true; grew; ) {
+      grew = false;
+      runs.forEach((r, i) => {
+        if (!groupRuns.has(i) && [...group].some((s) => touches(s, r))) (groupRuns.add(i), (grew = true));
+      });
+      for (const s of strands) {
+        if (!group.has(s) && [...groupRuns].some((i) => touches(s, runs[i]!))) (group.add(s), (grew = true));
+      }
+    }
+    group.forEach((s) => seen.add(s));
+    const ordered = [...group].sort((a, b) => middle(a.last) - middle(b.last));
+    const indexes = [...groupRuns].sort((a, b) => a - b);
+    if (!indexes.length) continue;
+    ordered.forEach((s, j) => {
+      const i =
+        ordered.length === 1
+          ? indexes.reduce((best, k) => (Math.abs(middle(runs[k]!) - middle(s.last)) < Math.abs(middle(runs[best]!) - middle(s.last)) ? k : best))
+          : indexes[Math.round((j * (indexes.length - 1)) / (ordered.length - 1))]!;
+      owners[i]!.push(s);
+    });
+  }
+  return owners;
+}
+
+/** Each column's runs of the component's ink, top to bottom; runs a single row apart count as one. */
+function columnRuns(c: Component, width: number): Map<number, Run[]> {
+  const rows = new Map<number, number[]>();
+  for (const i of c.pixels) {
+    const col = i % width;
+    const list = rows.get(col);
+    if (list) list.push((i - col) / width);
+    else rows.set(col, [(i - col) / width]);
+  }
+  const columns = new Map<number, Run[]>();
+  for (const [col, list] of rows) {
+    list.sort((a, b) => a - b);
+    const runs: Run[] = [];
+    for (const row of list) {
+      const last = runs[runs.length - 1];
+      if (last && row <= last[1] + 2) last[1] = Math.max(last[1], row);
+      else runs.push([row, row]);
+    }
+    columns.set(col, runs);
+  }
+  return columns;
 }
 
 /** Pieces whose ends meet, left to right, joined into one arc each. */

@@ -55,6 +55,27 @@ describe('curves', () => {
     expect(readCurves(map, staves, SPACE)).toHaveLength(2);
   });
 
+  it('read a tie that touches the slur over it at its apex as its own curve, and the slur whole', () => {
+    const map = classMap();
+    // A slur over four notes from x 100 to 400; under its middle, a tie from 220 to 280 rises to touch it.
+    arc(map, 100, 400, 110, 24);
+    arc(map, 220, 280, 104, 14);
+    const curves = readCurves(map, staves, SPACE).sort((a, b) => a.x1 - a.x0 - (b.x1 - b.x0));
+    expect(curves).toHaveLength(2);
+    const [tie, slur] = curves;
+    expect([tie!.x0, tie!.x1]).toEqual([220, 282]);
+    expect([slur!.x0, slur!.x1]).toEqual([100, 402]);
+    expect([tie!.over, slur!.over]).toEqual([true, true]);
+  });
+
+  it('read one thick arc with a ragged edge as one curve', () => {
+    const map = classMap();
+    arc(map, 100, 300, 110, 16);
+    // A speck of the same class two rows under the arc for a few columns: its edge, not a second strand.
+    for (let x = 100; x < 104; x++) map.paint(CLASS_INDEX.tieSlur, x, 58);
+    expect(readCurves(map, staves, SPACE)).toHaveLength(1);
+  });
+
   it('join a short, high slur that a stem cuts at its highest point', () => {
     const map = classMap();
     arc(map, 100, 172, 120, 24, [136, 138]);
