@@ -70,6 +70,8 @@ const MAX_CURVE_HEIGHT = 4;
  * arc's ragged edge.
  */
 const STRANDS_MIN_RUN = MIN_CURVE_WIDTH;
+/** Two arcs from one note (a tie and a slur, leaving it at one slope) share their ink for at most this many spaces before they part. */
+const SHARED_START = 5;
 
 /** One column's ink of a curve: its top and bottom in class-map rows. */
 type Profile = Map<number, [number, number]>;
@@ -137,10 +139,13 @@ function strandsOf(c: Component, width: number, space: number): Piece[] {
   const strands: Strand[] = [];
   for (const col of [...columns.keys()].sort((a, b) => a - b)) {
     const runs = columns.get(col)!;
-    const owners = ownersOf(runs, strands.filter((s) => s.lastCol === col - 1));
+    const { owners, parents } = ownersOf(runs, strands.filter((s) => s.lastCol === col - 1));
     runs.forEach((r, i) => {
       const own = owners[i]!;
-      if (!own.length) strands.push({ profile: new Map([[col, r]]), last: r, lastCol: col });
+      const parent = parents[i];
+      // A strand that parts from another soon after it starts shares that one's start (two arcs from one note).
+      const shared = parent && col - Math.min(...parent.profile.keys()) <= space * SHARED_START ? parent.profile : [];
+      if (!own.length) strands.push({ profile: new Map([...shared, [col, r]]), last: r, lastCol: col });
       own.forEach((s, j) => {
         // Where strands meet in one run, the top one keeps to its top edge, the bottom one to its bottom edge.
         const thickness = s.last[1] - s.last[0];
@@ -172,11 +177,13 @@ interface Strand {
  * Which strands (those that reached the previous column) each of a column's runs continues, top
  * to bottom. Strands and runs that touch form groups; in a group, one strand takes the run nearest
  * its course, and several strands keep their order (arcs that touch do not cross), the top one
- * taking the top run and the bottom one the bottom run. A run no strand takes starts a strand.
+ * taking the top run and the bottom one the bottom run. A run no strand takes starts a strand;
+ * its parent is the group's strand nearest it, the one it parts from.
  */
-function ownersOf(runs: readonly Run[], strands: readonly Strand[]): Strand[][] {
+function ownersOf(runs: readonly Run[], strands: readonly Strand[]): { owners: Strand[][]; parents: (Strand | undefined)[] } {
   const touches = (s: Strand, r: Run) => r[0] <= s.last[1] + 1 && r[1] >= s.last[0] - 1;
   const owners = runs.map((): Strand[] => []);
+  const parents: (Strand | undefined)[] = runs.map(() => undefined);
   const seen = new Set<Strand>();
   for (const first of strands) {
     if (seen.has(first)) continue;
@@ -203,8 +210,11 @@ function ownersOf(runs: readonly Run[], strands: readonly Strand[]): Strand[][] 
           : indexes[Math.round((j * (indexes.length - 1)) / (ordered.length - 1))]!;
       owners[i]!.push(s);
     });
+    for (const i of indexes) {
+      if (!owners[i]!.length) parents[i] = ordered.reduce((best, s) => (Math.abs(middle(s.last) - middle(runs[i]!)) < Math.abs(middle(best.last) - middle(runs[i]!)) ? s : best));
+    }
   }
-  return owners;
+  return { owners, parents };
 }
 
 /** Each column's runs of the component's ink, top to bottom; runs a single row apart count as one. */

@@ -68,6 +68,17 @@ describe('curves', () => {
     expect([tie!.over, slur!.over]).toEqual([true, true]);
   });
 
+  it('read a tie and a slur that start from one note, sharing their first stretch of ink, as two curves from that note', () => {
+    const map = classMap();
+    arc(map, 200, 400, 110, 24);
+    arc(map, 200, 260, 110, 8);
+    const curves = readCurves(map, staves, SPACE).sort((a, b) => a.x1 - b.x1);
+    expect(curves.map((c) => [c.x0, c.x1])).toEqual([
+      [200, 262],
+      [200, 402],
+    ]);
+  });
+
   it('read one thick arc with a ragged edge as one curve', () => {
     const map = classMap();
     arc(map, 100, 300, 110, 16);
