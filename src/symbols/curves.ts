@@ -93,7 +93,7 @@ export function readCurves(map: ClassMap, staves: readonly Staff[], space: numbe
   const thinText = classComponents(map, [CLASS_INDEX.text], 3)
     .map((c) => pieceOf(c, map.width, false))
     .filter((p) => p.x1 - p.x0 >= (space / MAP_SCALE) * THIN_TEXT_MIN_WIDTH && [...p.profile.values()].every(([top, bottom]) => bottom - top < (space / MAP_SCALE) * THIN_TEXT));
-  const pieces = [...arcs.flatMap((c) => strandsOf(c, map.width, space / MAP_SCALE)), ...thinText];
+  const pieces = [...arcs.flatMap((c) => strandsOf(c, map.width, space / MAP_SCALE).flatMap((p) => splitAtCusps(p, space / MAP_SCALE))), ...thinText];
   const curves: Curve[] = [];
   for (const piece of joinPieces(pieces, space / MAP_SCALE)) {
     if (!piece.own) continue;
@@ -267,18 +267,48 @@ function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
 /** Slope (rows per column, down positive) of a piece over its first or last stretch, fitted by least squares; 0 where it is too short to tell. */
 function slopeAt(piece: Piece, which: 'start' | 'end', space: number): number {
   const edge = which === 'start' ? piece.x0 : piece.x1;
-  const inner = which === 'start' ? edge + space * SLOPE_RUN : edge - space * SLOPE_RUN;
-  const cols = [...piece.profile.keys()].filter((c) => (c - edge) * (c - inner) <= 0);
+  return slopeBetween(piece.profile, edge, which === 'start' ? edge + space * SLOPE_RUN : edge - space * SLOPE_RUN);
+}
+
+/** Slope (rows per column, down positive) of a profile's columns between two columns, by least squares; 0 where too few to tell. */
+function slopeBetween(profile: Profile, from: number, to: number): number {
+  const cols = [...profile.keys()].filter((c) => (c - from) * (c - to) <= 0);
   if (cols.length < SLOPE_MIN_COLUMNS) return 0;
   const mx = cols.reduce((a, c) => a + c, 0) / cols.length;
-  const my = cols.reduce((a, c) => a + middle(piece.profile.get(c)), 0) / cols.length;
+  const my = cols.reduce((a, c) => a + middle(profile.get(c)), 0) / cols.length;
   let sxy = 0;
   let sxx = 0;
   for (const c of cols) {
-    sxy += (c - mx) * (middle(piece.profile.get(c)) - my);
+    sxy += (c - mx) * (middle(profile.get(c)) - my);
     sxx += (c - mx) ** 2;
   }
   return sxx ? sxy / sxx : 0;
+}
+
+/**
+ * A piece cut where it turns sharply against its bow (cusp): one component painted as a slur that
+ * runs into a tie at the note they share, both under the notes, rises to a point there, as two pieces
+ * would (joinPieces keeps such pieces apart). Each cusp is the extreme of its neighbourhood.
+ */
+function splitAtCusps(piece: Piece, space: number): Piece[] {
+  const bow = pieceBow(piece);
+  const run = space * SLOPE_RUN;
+  const cols = [...piece.profile.keys()].sort((a, b) => a - b);
+  const at = (c: number) => middle(piece.profile.get(c));
+  const cut = cols.find((c) => {
+    if (c - piece.x0 < run || piece.x1 - c < run) return false;
+    const near = cols.filter((n) => Math.abs(n - c) <= run);
+    const extreme = bow > 0 ? Math.min(...near.map(at)) : Math.max(...near.map(at));
+    return at(c) === extreme && cusp(slopeBetween(piece.profile, c - run, c), slopeBetween(piece.profile, c, c + run), bow);
+  });
+  if (cut === undefined) return [piece];
+  const part = (keep: (c: number) => boolean): Piece => {
+    const profile: Profile = new Map([...piece.profile].filter(([c]) => keep(c)));
+    const kept = [...profile.keys()];
+    const area = [...profile.values()].reduce((sum, [top, bottom]) => sum + bottom - top + 1, 0);
+    return { profile, own: piece.own, x0: Math.min(...kept), x1: Math.max(...kept), confidence: piece.confidence, area };
+  };
+  return [part((c) => c <= cut), ...splitAtCusps(part((c) => c >= cut), space)];
 }
 
 /**

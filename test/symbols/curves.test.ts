@@ -79,6 +79,17 @@ describe('curves', () => {
     ]);
   });
 
+  it('cut one painted stroke where a slur under the notes runs into a tie at the note they share', () => {
+    const map = classMap();
+    arc(map, 100, 200, 120, -14);
+    arc(map, 200, 320, 120, -16);
+    const curves = readCurves(map, staves, SPACE).sort((a, b) => a.x0 - b.x0);
+    expect(curves.map((c) => [c.x0, c.x1, c.over])).toEqual([
+      [100, 202, false],
+      [200, 322, false],
+    ]);
+  });
+
   it('read one thick arc with a ragged edge as one curve', () => {
     const map = classMap();
     arc(map, 100, 300, 110, 16);
