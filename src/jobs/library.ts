@@ -7,6 +7,7 @@
 import { OmrError } from '../errors.js';
 import type { Score } from '../score/model.js';
 import type { Store } from '../storage/store.js';
+import type { ScoreText } from '../workers/parse-api.js';
 import { encodeBase64 } from './file-input.js';
 import { writeExport } from './exports.js';
 import type { LibraryScore, Task } from './types.js';
@@ -28,20 +29,35 @@ export class ScoreLibrary {
   ) {}
 
   async create(score: Score, options: { job?: string; modelVersion?: string } = {}): Promise<CreatedScore> {
+    const created = this.entry(score.credits.title, options.job);
+    const { id, revision, creationDate } = created;
+    await this.store.put('revisions', `${id}:${revision}`, { score, creationDate, ...(options.modelVersion ? { modelVersion: options.modelVersion } : {}) });
+    return this.stored(created);
+  }
+
+  /**
+   * Creates a score from its JSON text (`ScoreText`, as the parse worker gives it): the revision is
+   * written around the text, so a large score is never parsed or serialised on this thread.
+   */
+  async createFromText(score: ScoreText): Promise<CreatedScore> {
+    const created = this.entry(score.title);
+    const { id, revision, creationDate } = created;
+    await this.store.putJson('revisions', `${id}:${revision}`, `{"score":${score.json},"creationDate":${JSON.stringify(creationDate)}}`);
+    return this.stored(created);
+  }
+
+  /** A new score's library entry, with its first revision's id and date. */
+  private entry(title: string | undefined, job?: string): LibraryScore {
     const id = this.newId('score');
     const revision = this.newId('rev');
-    const revisionDate = this.now();
-    const entry: LibraryScore = {
-      id,
-      title: score.credits.title || 'Untitled score',
-      creationDate: revisionDate,
-      revision,
-      revisions: [{ id: revision, creationDate: revisionDate }],
-      ...(options.job ? { job: options.job } : {}),
-    };
-    await this.store.put('revisions', `${id}:${revision}`, { score, creationDate: revisionDate, ...(options.modelVersion ? { modelVersion: options.modelVersion } : {}) });
-    await this.store.put('scores', id, entry);
-    return { score: entry, revision, revisionDate };
+    const creationDate = this.now();
+    return { id, title: title || 'Untitled score', creationDate, revision, revisions: [{ id: revision, creationDate }], ...(job ? { job } : {}) };
+  }
+
+  /** Stores the entry once its revision is stored, and answers with it. */
+  private async stored(entry: LibraryScore): Promise<CreatedScore> {
+    await this.store.put('scores', entry.id, entry);
+    return { score: entry, revision: entry.revision, revisionDate: entry.creationDate };
   }
 
   /** Removes a score that must not exist after all (its job was canceled as it was created), revisions first. */

@@ -649,11 +649,11 @@ class LocalEngine implements ScoreSightClient {
     const data = await fileBytes(body?.data, filename || 'data');
     const type = isMidiFile(data) ? 'midi' : detectFileType({ filename, data });
     if (type === 'musicxml' || type === 'mxl' || type === 'midi') {
-      // Read by the parser: a large score takes seconds, which a worker spends off this thread.
-      const score = await this.parser.readScore({ kind: type, data });
-      if (type === 'midi') score.credits.title = body.title ?? (filename.replace(/\.[^.]*$/, '') || score.credits.title);
-      else if (body.title !== undefined) score.credits.title = body.title;
-      return { status: 200, ...(await this.library.create(score)) };
+      // Read and serialised by the parser: a large score takes seconds, which a worker spends off this thread.
+      // A MIDI file has no title of its own: its name stands for one.
+      const title = body.title ?? (type === 'midi' ? filename.replace(/\.[^.]*$/, '') || undefined : undefined);
+      const score = await this.parser.readScore({ kind: type, data }, title === undefined ? {} : { title });
+      return { status: 200, ...(await this.library.createFromText(score)) };
     }
     if (type !== 'pdf') {
       throw new OmrError('UNSUPPORTED_FILE_TYPE', `Score import takes PDF (read by OMR), MusicXML, MXL or MIDI; ${filename || 'this file'} is ${type}. Use an OMR job for page images.`);

@@ -146,6 +146,27 @@ export async function createFileStore(directory: string, options: FileStoreOptio
     return keys.sort();
   }
 
+  /**
+   * Writes beside the target and renames over it: a rename is atomic, so a crash leaves the old
+   * file or the new one, never a torn one.
+   */
+  function write(collection: Collection, key: string, data: string | Uint8Array): Promise<void> {
+    const file = fileOf(collection, key);
+    return guarded(`write ${collection}/${key}`, () =>
+      serialize(file, async () => {
+        const temp = `${file}.${randomUUID()}${TEMP_SUFFIX}`;
+        await mkdir(path.dirname(file), { recursive: true });
+        try {
+          await writeFile(temp, data, { flush: true });
+          await rename(temp, file);
+        } catch (error) {
+          await unlink(temp).catch(() => {});
+          throw error;
+        }
+      }),
+    );
+  }
+
   return {
     async get(collection, key) {
       await ensureOpen();
@@ -154,30 +175,15 @@ export async function createFileStore(directory: string, options: FileStoreOptio
 
     async put(collection, key, value) {
       await ensureOpen();
-      const file = fileOf(collection, key);
-      let data: string | Uint8Array;
-      if (collection === 'blobs') {
-        data = value as Uint8Array;
-      } else {
-        const json = JSON.stringify(value) as string | undefined;
-        if (json === undefined) throw new OmrError('INVALID_ARGUMENT', `Cannot store ${typeof value} under ${collection}/${key}: not JSON.`);
-        data = json;
-      }
-      // Write beside the target and rename over it: a rename is atomic, so a
-      // crash leaves the old file or the new one, never a torn one.
-      return guarded(`write ${collection}/${key}`, () =>
-        serialize(file, async () => {
-          const temp = `${file}.${randomUUID()}${TEMP_SUFFIX}`;
-          await mkdir(path.dirname(file), { recursive: true });
-          try {
-            await writeFile(temp, data, { flush: true });
-            await rename(temp, file);
-          } catch (error) {
-            await unlink(temp).catch(() => {});
-            throw error;
-          }
-        }),
-      );
+      if (collection === 'blobs') return write(collection, key, value as Uint8Array);
+      const json = JSON.stringify(value) as string | undefined;
+      if (json === undefined) throw new OmrError('INVALID_ARGUMENT', `Cannot store ${typeof value} under ${collection}/${key}: not JSON.`);
+      return write(collection, key, json);
+    },
+
+    async putJson(collection, key, json) {
+      await ensureOpen();
+      return write(collection, key, json);
     },
 
     async delete(collection, key) {

@@ -84,6 +84,9 @@ export async function openIndexedDbStore(options: IndexedDbStoreOptions = {}): P
     async put(collection, key, value) {
       await (await connect()).put(collection, value as never, key);
     },
+    async putJson(collection, key, json) {
+      await (await connect()).put(collection, JSON.parse(json) as never, key);
+    },
     async delete(collection, key) {
       await (await connect()).delete(collection, key);
     },

@@ -28,6 +28,9 @@ export function createMemoryStore(): Store {
     async put(name, key, value) {
       collection(name).set(key, structuredClone(value));
     },
+    async putJson(name, key, json) {
+      collection(name).set(key, JSON.parse(json));
+    },
     async delete(name, key) {
       collection(name).delete(key);
     },

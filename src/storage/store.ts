@@ -22,6 +22,12 @@ export interface Store {
   get<C extends Collection>(collection: C, key: string): Promise<StoreSchema[C] | undefined>;
   /** Writes atomically: after a crash a key holds either the old or the new value, never half of one. */
   put<C extends Collection>(collection: C, key: string, value: StoreSchema[C]): Promise<void>;
+  /**
+   * Writes a value given as its JSON text, as `put` writes the value it parses to. A large value
+   * serialised on another thread (a score read in the parse worker) then costs this one no more than
+   * the write: the file store writes the text as it is.
+   */
+  putJson(collection: Exclude<Collection, 'blobs'>, key: string, json: string): Promise<void>;
   /** Deleting a missing key is not an error. */
   delete(collection: Collection, key: string): Promise<void>;
   /** Keys of a collection, optionally only those starting with `prefix`, in ascending order. */

@@ -6,14 +6,15 @@
  * tree is walked), so a server runs them in a worker of their own instead of
  * on the thread that answers every request (`parse-pool.ts`).
  *
- * Everything crossing it is structured-clonable: bytes in, the score as
- * plain data or a number out. Failures arrive as `OmrError` with their code
- * (`error-transfer.ts`). The worker gets its own copy of the bytes.
+ * Everything crossing it is structured-clonable: bytes in, the score as its
+ * JSON text or a number out. The score comes back as text, serialised in the
+ * worker, because the calling thread only stores it: a symphony's score
+ * object takes that thread some half a second to receive and as long again
+ * to serialise, its text a copy. Failures arrive as `OmrError` with their
+ * code (`error-transfer.ts`). The worker gets its own copy of the bytes.
  */
 import type { ScoreSightEnv } from '../env.js';
 import type { InputFile } from '../input/decode-pages.js';
-import type { Score } from '../score/model.js';
-
 /** The kinds of score file an import reads. */
 export type ScoreFileKind = 'musicxml' | 'mxl' | 'midi';
 
@@ -22,12 +23,24 @@ export interface ScoreFile {
   data: Uint8Array;
 }
 
+/** A score read from a file, as the JSON text of its `Score`, with its title. */
+export interface ScoreText {
+  /** The score's title (`credits.title`); empty where it has none. */
+  title: string;
+  json: string;
+}
+
+export interface ReadScoreOptions {
+  /** Replaces the title the file gives (or lacks). */
+  title?: string;
+}
+
 export interface ParseApi {
   /**
    * The score a file holds. Fails as the readers do: `INVALID_MUSICXML`,
    * `CORRUPTED_FILE`, `FILE_TOO_LARGE` beyond their limits.
    */
-  readScore(file: ScoreFile): Promise<Score>;
+  readScore(file: ScoreFile, options?: ReadScoreOptions): Promise<ScoreText>;
   /**
    * Pages a file to recognise has, read from its structure without decoding
    * any (`countPages` in `decode-pages.ts`), failing with the decoder's error.
@@ -39,8 +52,8 @@ export interface ParseApi {
 
 /** Reads uploads; every failure is an `OmrError`. The caller keeps its bytes: a worker gets a copy. */
 export interface ScoreParser {
-  /** The score a MusicXML, MXL or MIDI file holds. */
-  readScore(file: ScoreFile): Promise<Score>;
+  /** The score a MusicXML, MXL or MIDI file holds, as JSON text. */
+  readScore(file: ScoreFile, options?: ReadScoreOptions): Promise<ScoreText>;
   /** Pages a file to recognise has (`countPages` in `decode-pages.ts`). */
   countPages(file: InputFile): Promise<number>;
   /** Ends the parser and its worker, if it has one; calls queued or running are rejected, and so are later ones. */

@@ -162,7 +162,7 @@ export function createParseWorker(options: ParseWorkerOptions = {}): ScoreParser
   }
 
   return {
-    readScore: (file) => submit((remote) => remote.readScore(sent(file))),
+    readScore: (file, options) => submit((remote) => remote.readScore(sent(file), options)),
     countPages: (file) => submit((remote) => remote.countPages(sent(file))),
     async close() {
       closed = true;

@@ -6,17 +6,22 @@ import { env } from '../env.js';
 import { readMusicXml } from '../import/musicxml/read-score.js';
 import { extractMxlScore } from '../import/mxl-container.js';
 import { countPages } from '../input/decode-pages.js';
+import type { Score } from '../score/model.js';
 import type { ParseApi, ScoreParser } from './parse-api.js';
 
 export function createParseService(): ParseApi {
   return {
-    async readScore({ kind, data }) {
+    async readScore({ kind, data }, options = {}) {
+      let score: Score;
       if (kind === 'midi') {
         // Loaded when needed: most imports are MusicXML.
         const { readMidi } = await import('../import/midi/read-midi.js');
-        return readMidi(data);
+        score = readMidi(data);
+      } else {
+        score = readMusicXml(kind === 'mxl' ? extractMxlScore(data) : data);
       }
-      return readMusicXml(kind === 'mxl' ? extractMxlScore(data) : data);
+      if (options.title !== undefined) score.credits.title = options.title;
+      return { title: score.credits.title ?? '', json: JSON.stringify(score) };
     },
     countPages,
     configure(values) {
@@ -29,7 +34,7 @@ export function createParseService(): ParseApi {
 export function createInProcessParser(): ScoreParser {
   const service = createParseService();
   return {
-    readScore: (file) => service.readScore(file),
+    readScore: (file, options) => service.readScore(file, options),
     countPages: (file) => service.countPages(file),
     close: async () => undefined,
   };

@@ -19,6 +19,10 @@ import { createFakePool, pngPage, type FakePool, type FakePoolOptions } from '..
 import { heldDeadlines } from '../support/held-deadlines.js';
 import { buildPdf } from '../support/pdf-build.js';
 import { rejection } from '../support/rejection.js';
+import { writeMidi } from '../../src/exports/midi.js';
+import { readMusicXml } from '../../src/import/musicxml/read-score.js';
+import type { ScoreParser } from '../../src/workers/parse-api.js';
+import { createInProcessParser } from '../../src/workers/parse-service.js';
 
 const clients: LocalClient[] = [];
 afterEach(async () => {
@@ -183,6 +187,32 @@ describe('the Node file store', () => {
       expect((await second.getJobFile(done.id, 0)).contentType).toBe('image/png');
       expect((await until(second, running.id, settled)).status).toBe('done');
       expect((await second.listJobs()).jobs.map((j) => j.id)).toEqual([running.id, done.id]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('score imports', () => {
+  it('store the score the parser gives as JSON text as it is, titled as asked; a MIDI file is titled by its name', async () => {
+    const melody = readFileSync(new URL('../fixtures/recognition/melody.musicxml', import.meta.url));
+    const calls: (string | undefined)[] = [];
+    const inProcess = createInProcessParser();
+    const parser: ScoreParser = { ...inProcess, readScore: (file, options) => (calls.push(options?.title), inProcess.readScore(file, options)) };
+    const dir = mkdtempSync(join(tmpdir(), 'scoresight-import-'));
+    try {
+      const { client } = await setup({}, { store: await createFileStore(dir), parser });
+      const imported = await client.importScore({ filename: 'melody.musicxml', data: melody.toString('base64'), dataEncoding: 'base64', title: 'Asked' });
+      if (imported.status !== 200) throw new Error('expected the score at once');
+      expect(imported.score.title).toBe('Asked');
+      const task = await client.exportScore(imported.score.id, imported.revision, 'musicxml');
+      const xml = Buffer.from(task.result!.url!.split(',')[1]!, 'base64').toString('utf8');
+      expect(xml).toContain('<work-title>Asked</work-title>');
+      expect((await client.exportScore(imported.score.id, imported.revision, 'midi')).result!.url).toMatch(/^data:audio\/midi;base64,TVRoZA/);
+      const fromMidi = await client.importScore({ filename: 'tune.mid', data: Buffer.from(writeMidi(readMusicXml(melody))).toString('base64'), dataEncoding: 'base64' });
+      if (fromMidi.status !== 200) throw new Error('expected the score at once');
+      expect(fromMidi.score.title).toBe('tune');
+      expect(calls).toEqual(['Asked', 'tune']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -34,7 +34,7 @@ async function start(options: ParseWorkerOptions = {}, onCall: (call: string) =>
   const worker = createParseWorker(options);
   const parser: ScoreParser = {
     ...worker,
-    readScore: (file) => (onCall('readScore'), worker.readScore(file)),
+    readScore: (file, readOptions) => (onCall('readScore'), worker.readScore(file, readOptions)),
     countPages: (file) => (onCall(`countPages ${file.filename}`), worker.countPages(file)),
   };
   const server = createOmrServer({ tokens: TOKENS, clientOptions: { pool: createFakePool(), parser, sweepIntervalMs: 0 } });

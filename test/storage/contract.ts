@@ -61,6 +61,17 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.keys('meta')).toEqual([]);
     });
 
+    it('stores a value given as JSON text as it stores the value: read back, listed, overwritten', async () => {
+      const value = { n: 3, list: [1, 'two', null], nested: { ok: true, text: 'é "quoted" \\' } };
+      await store.putJson('meta', 'j', JSON.stringify(value));
+      expect(await store.get('meta', 'j')).toEqual(value);
+      expect(await store.values('meta')).toEqual([value]);
+      await store.put('meta', 'j', { n: 4 });
+      expect(await store.get('meta', 'j')).toEqual({ n: 4 });
+      await store.putJson('meta', 'j', '{"n":5}');
+      expect(await store.get('meta', 'j')).toEqual({ n: 5 });
+    });
+
     it('lists keys and values in ascending key order, keys optionally by prefix', async () => {
       for (const key of ['job:2', 'job:10', 'b', 'job:1', 'a', 'jobs', 'job']) await store.put('meta', key, key.toUpperCase());
       expect(await store.keys('meta')).toEqual(['a', 'b', 'job', 'job:1', 'job:10', 'job:2', 'jobs']);

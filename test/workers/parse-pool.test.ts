@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeMidi } from '../../src/exports/midi.js';
 import { writeMxl } from '../../src/exports/mxl.js';
+import type { Score } from '../../src/score/model.js';
 import { createParseWorker } from '../../src/workers/parse-pool.js';
 import { createInProcessParser } from '../../src/workers/parse-service.js';
 import { largeMusicXml } from '../support/large-score.js';
@@ -20,14 +21,19 @@ describe('the parse worker', () => {
   const parser = createParseWorker();
   afterAll(() => parser.close());
 
-  it('reads MusicXML, MXL and MIDI into the scores the calling thread reads', async () => {
-    const score = await local.readScore({ kind: 'musicxml', data: melody });
+  it('reads MusicXML, MXL and MIDI into the scores the calling thread reads, as their JSON text', async () => {
+    const text = await local.readScore({ kind: 'musicxml', data: melody });
+    const score = JSON.parse(text.json) as Score;
+    expect(score.parts).toHaveLength(1);
+    expect(text.title).toBe(score.credits.title ?? '');
     const mxl = writeMxl(score);
     const midi = writeMidi(score);
     const before = melody.slice();
-    expect(await parser.readScore({ kind: 'musicxml', data: melody })).toEqual(score);
+    expect(await parser.readScore({ kind: 'musicxml', data: melody })).toEqual(text);
     expect(await parser.readScore({ kind: 'mxl', data: mxl })).toEqual(await local.readScore({ kind: 'mxl', data: mxl }));
     expect(await parser.readScore({ kind: 'midi', data: midi })).toEqual(await local.readScore({ kind: 'midi', data: midi }));
+    // A title given replaces the file's.
+    expect(JSON.parse((await parser.readScore({ kind: 'midi', data: midi }, { title: 'Given' })).json).credits.title).toBe('Given');
     // The worker got a copy: the caller's bytes are neither detached nor changed.
     expect(melody).toEqual(before);
   });
@@ -47,7 +53,7 @@ describe('a file past the parse worker’s bounds', () => {
       const error = await rejection(parser.readScore({ kind: 'musicxml', data: largeMusicXml(4e6) }));
       expect(error).toMatchObject({ code: 'FILE_TOO_LARGE', status: 413 });
       expect(error.message).toMatch(/more than the 24 MiB of memory/);
-      expect((await parser.readScore({ kind: 'musicxml', data: melody })).parts).toHaveLength(1);
+      expect(JSON.parse((await parser.readScore({ kind: 'musicxml', data: melody })).json).parts).toHaveLength(1);
     } finally {
       await parser.close();
     }
@@ -61,7 +67,7 @@ describe('a file past the parse worker’s bounds', () => {
       const error = await rejection(slow);
       expect(error).toMatchObject({ code: 'FILE_TOO_LARGE' });
       expect(error.message).toMatch(/longer than the 0.3 s/);
-      expect((await next).parts).toHaveLength(1);
+      expect(JSON.parse((await next).json).parts).toHaveLength(1);
     } finally {
       await parser.close();
     }
