@@ -4,7 +4,9 @@
  *
  * - A tie joins two notes of one pitch; the tied note keeps the first one's
  *   accidental (a tie across a barline prints none, and the key must not undo
- *   it). A curve taken for a tie between different pitches is a slur.
+ *   it). A curve taken for a tie between different pitches is a slur, and
+ *   so is one between notes of one pitch that bear staccato dots (portato:
+ *   each note is struck again, which a tie forbids).
  * - A slur's ends get a number (1–16) that no slur open at the same time in
  *   the part uses, as MusicXML asks.
  * - A tie or slur that runs off a system is picked up by the first curve
@@ -18,6 +20,9 @@ import type { Note, NoteEvent, Pitch } from '../score/model.js';
 import type { Head } from '../symbols/read-symbols.js';
 import type { CurveLink } from './curves.js';
 import type { Stroke } from './strokes.js';
+
+/** Dots that mark each note of a slurred pair struck again (portato): a curve joining such notes is no tie. */
+const PORTATO_DOTS = new Set(['staccato', 'staccatissimo']);
 
 /** Where a stroke went in the score: its event and the part it belongs to. */
 export interface PlacedStroke {
@@ -113,7 +118,8 @@ export class TiesAndSlurs {
         this.openTies.set(from.part, [...(this.openTies.get(from.part) ?? []), open]);
         return;
       }
-      if (first && second && samePlace(first.pitch, second.pitch)) {
+      const restruck = [from.event, link.to && this.lookup.stroke(link.to)?.event].some((e) => e?.articulations?.some((a) => PORTATO_DOTS.has(a)));
+      if (first && second && samePlace(first.pitch, second.pitch) && !restruck) {
         tie(first, second);
         return;
       }

@@ -58,6 +58,19 @@ describe('ties and slurs', () => {
     expect(event(a).slurs).toBeUndefined();
   });
 
+  it('make a slur, not a tie, of a curve joining two notes of one pitch that bear staccato dots (portato)', () => {
+    const [a, b] = [stroke(200, 7), stroke(260, 7)];
+    const links = linkCurves([curve(204, yOf(7) + 10, 256, yOf(7) + 10, 0.3)], [a, b], SPACE);
+    const { lookup, event } = place([a, b], [F4, F4]);
+    event(a).articulations = ['staccato'];
+    event(b).articulations = ['staccato'];
+    new TiesAndSlurs(lookup).system(links);
+    expect(event(a).notes[0]!.tieStart).toBeUndefined();
+    expect(event(b).notes[0]!.tieStop).toBeUndefined();
+    expect(event(a).slurs).toEqual([{ type: 'start', number: 1, placement: 'below' }]);
+    expect(event(b).slurs).toEqual([{ type: 'stop', number: 1 }]);
+  });
+
   it('make a slur of a curve over a stroke of the same stem between two heads at one position', () => {
     const [a, m, b] = [stroke(200, 7), stroke(240, 5), stroke(280, 7)];
     const links = linkCurves([curve(200, yOf(7) + 14, 280, yOf(7) + 14, 1)], [a, m, b], SPACE);
