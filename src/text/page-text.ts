@@ -21,7 +21,7 @@ import type { GrayImage } from '../image/gray.js';
 import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { OcrReader, OcrWord } from './ocr.js';
-import { MIN_DYNAMIC_PROBABILITY, readDynamicMarks, type DynamicMark } from './read-dynamics.js';
+import { readDynamicMarks, trustedReading, type DynamicMark } from './read-dynamics.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
 
 export interface ReadLine extends TextBox {
@@ -92,10 +92,11 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
   const words = readLines(input.gray, regions, wanted.filter((line) => line.kind !== 'dynamics'), ocr, early);
   // A model that does not load leaves every mark to the OCR, as text is an extra that never fails a page.
   const readings = await readDynamicMarks(input.gray, regions.labels, marks).catch(() => []);
-  // What the model calls none goes to the OCR too: italic words ("cresc.", "dim.") are painted as dynamics as well.
+  // What the model calls none, or a mark too rare to trust, goes to the OCR too: italic words ("cresc.",
+  // "dim.") are painted as dynamics as well.
   const sure = marks.flatMap((line, i) => {
     const read = readings[i] ?? [];
-    return read.length && read.every((r) => r.mark !== 'none' && r.probability >= MIN_DYNAMIC_PROBABILITY) ? [{ line, read }] : [];
+    return trustedReading(read) ? [{ line, read }] : [];
   });
   const unsure = marks.filter((line) => !sure.some((s) => s.line === line));
   const lines = [...(await words), ...(await readLines(input.gray, regions, unsure, ocr, early))];

@@ -13,6 +13,7 @@ import { groupSystems } from '../../src/staves/systems.js';
 import { segmentSymbols } from '../../src/symbols/segment.js';
 import type { OcrReader } from '../../src/text/ocr.js';
 import { readPageText } from '../../src/text/page-text.js';
+import { trustedReading } from '../../src/text/read-dynamics.js';
 
 /** An OCR that reads every line as "If", as tesseract reads a bold italic ff. */
 const misreader: OcrReader = {
@@ -48,4 +49,15 @@ describe('readDynamicMarks', () => {
     }
     throw new Error('no page');
   }, 60_000);
+});
+
+describe('trustedReading', () => {
+  it('trusts sure readings of common marks; leaves to the OCR a rare mark however sure (italic "dim." read as sfpp), an unsure one, and none', () => {
+    expect(trustedReading([{ mark: 'fz', probability: 0.95 }, { mark: 'p', probability: 0.9 }])).toBe(true);
+    expect(trustedReading([{ mark: 'sfpp', probability: 0.99 }])).toBe(false);
+    expect(trustedReading([{ mark: 'f', probability: 0.99 }, { mark: 'rfz', probability: 0.99 }])).toBe(false);
+    expect(trustedReading([{ mark: 'ff', probability: 0.6 }])).toBe(false);
+    expect(trustedReading([{ mark: 'none', probability: 0.99 }])).toBe(false);
+    expect(trustedReading([])).toBe(false);
+  });
 });
