@@ -287,6 +287,23 @@ export function readMarkWords(text: string): string | undefined {
   return letters.length >= MIN_MARK_WORD_LETTERS && !DYNAMIC_LETTERS.test(letters) ? words : undefined;
 }
 
+/**
+ * String players' technique words, which stand over the staff they are for, where dynamics and
+ * expression words stand under theirs: between two staves, such a word is the lower staff's.
+ */
+const OVER_STAFF_WORDS = /^(arco|pizz|col legno|sul pont|sul tasto|con sord|senza sord)/i;
+
+/** The page staff a direction's line is for: its own, or for a technique word in the gap under it, the staff under that gap. */
+function directionStaff(page: PageText, line: ReadLine, words: string | undefined): number {
+  const own = line.staff!;
+  const next = page.staves[own + 1];
+  if (!words || !OVER_STAFF_WORDS.test(words.trim()) || !next) return own;
+  const cx = (line.x0 + line.x1) / 2;
+  const under = line.y0 > staffLineY(page.staves[own]!, 4, cx);
+  const over = staffLineY(next, 0, cx) - line.y1;
+  return under && over > 0 && over < next.space * DIRECTION_DISTANCE ? own + 1 : own;
+}
+
 /** Words and dynamics under or over a staff, as directions at the note whose place they start at. */
 function applyDirections(events: readonly PageEvent[], page: PageText): void {
   const lines = page.lines.filter((line) => (line.kind === 'tempo' || line.kind === 'expression' || line.kind === 'dynamics' || line.kind === 'rehearsal') && line.staff !== undefined);
@@ -306,12 +323,14 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     const words = read.words && correctMusicWords(read.words);
     const jump = words ? jumpOf(words) : undefined;
     if (!dynamics && !words && !metronome && !rehearsal) continue;
+    const at = directionStaff(page, line, words);
+    const target = page.staves[at]!;
     // The first note at or after the text's start, or the last one before it when none follows in reach.
-    const notes = byStaff.get(line.staff!) ?? [];
-    const reach = staff.space * DIRECTION_REACH;
-    const note = notes.find((n) => n.x0 >= line.x0 - staff.space) ?? [...notes].reverse().find((n) => n.x0 < line.x0 && line.x0 - n.x0 < reach);
+    const notes = byStaff.get(at) ?? [];
+    const reach = target.space * DIRECTION_REACH;
+    const note = notes.find((n) => n.x0 >= line.x0 - target.space) ?? [...notes].reverse().find((n) => n.x0 < line.x0 && line.x0 - n.x0 < reach);
     if (!note) continue;
-    const middle = staffLineY(staff, 2, (line.x0 + line.x1) / 2);
+    const middle = staffLineY(target, 2, (line.x0 + line.x1) / 2);
     note.measure.directions.push({
       offset: note.onset,
       staff: note.event.staff,

@@ -57,8 +57,8 @@ describe('directions from the dynamics pixels', () => {
 
 describe('measure numbers from the page', () => {
   /** Three one-measure systems of one staff each, at y 100, 300 and 500, whose first events stand at x 200. */
-  function systems(): { score: Score; staves: Staff[] } {
-    const staves = [100, 300, 500].map((y): Staff => ({ ...STAFF, lines: [0, 1, 2, 3, 4].map((l) => [y + l * SPACE, y + l * SPACE]) }));
+  function systems(tops: readonly number[] = [100, 300, 500]): { score: Score; staves: Staff[] } {
+    const staves = tops.map((y): Staff => ({ ...STAFF, lines: [0, 1, 2, 3, 4].map((l) => [y + l * SPACE, y + l * SPACE]) }));
     const s = score();
     const part = s.parts[0]!;
     const first = part.measures[0]!;
@@ -66,7 +66,7 @@ describe('measure numbers from the page', () => {
       const y = staff.lines[2]![0]! - 6;
       const evidence = { page: 0, box: { x: 200, y, width: 14, height: 12 }, confidence: 1 };
       const event = { ...first.voices[0]!.events[0]!, evidence, ...(first.voices[0]!.events[0]!.kind === 'note' ? { notes: [{ pitch: { step: 'B' as const, alter: 0, octave: 4 }, evidence }] } : {}) };
-      return { ...first, number: String(k + 1), evidence: { ...evidence, box: { x: 0, y: staff.lines[0]![0]!, width: 1000, height: 48 } }, voices: [{ id: '1', events: [event] }] };
+      return { ...first, number: String(k + 1), directions: [], evidence: { ...evidence, box: { x: 0, y: staff.lines[0]![0]!, width: 1000, height: 48 } }, voices: [{ id: '1', events: [event] }] };
     });
     return { score: s, staves };
   }
@@ -81,6 +81,19 @@ describe('measure numbers from the page', () => {
     const { score: s, staves } = systems();
     applyText(s, [pageOf(staves, [numberLine('54', 1, staves), numberLine('55', 2, staves)])]);
     expect(s.parts[0]!.measures.map((m) => m.number)).toEqual(['53', '54', '55']);
+  });
+
+  it('gives a string technique word between two staves to the lower one, which it stands over, and an expression word to the upper one', () => {
+    const { score: s, staves } = systems([100, 220, 500]);
+    // Half a space over the second staff (top line at 220), four spaces under the first (bottom line at 148).
+    const line = (text: string, x0: number): ReadLine => {
+      const box = { x0, y0: 196, x1: x0 + 40, y1: 208 };
+      return { kind: 'expression', size: 12, spans: [[box.x0, box.x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff: 0 };
+    };
+    applyText(s, [pageOf(staves, [line('arco', 196), line('cresc.', 196)])]);
+    const [first, second] = s.parts[0]!.measures;
+    expect(first!.directions.map((d) => d.words)).toEqual(['cresc.']);
+    expect(second!.directions).toMatchObject([{ words: 'arco', placement: 'above' }]);
   });
 
   it('keeps its own numbers where the printed ones disagree, or one of several is misread', () => {
