@@ -15,7 +15,7 @@
  * need not be the one whose head it ties.
  */
 import type { Head } from '../symbols/read-symbols.js';
-import type { Curve } from '../symbols/curves.js';
+import type { Curve, Point } from '../symbols/curves.js';
 import type { Stroke } from './strokes.js';
 
 export interface CurveLink {
@@ -32,6 +32,15 @@ export interface CurveLink {
 const END_REACH_ACROSS = 1.2;
 /** How far, in spaces, above or below the stroke (heads and stem) a curve's end may stand. */
 const END_REACH_UP_DOWN = 2;
+/**
+ * A curve that bows at least this many spaces is a slur even where the symbol model painted its
+ * ends as something else (a dynamic's or an articulation's ink it passes), so that what is left of
+ * it stops short of its notes: an end that reaches no stroke then looks this much further …
+ */
+const CUT_SLUR_MIN_BOW = 0.5;
+/** … across and up or down (spaces). */
+const CUT_END_REACH_ACROSS = 2.5;
+const CUT_END_REACH_UP_DOWN = 3;
 /** A tie's end stands beside or just over (under) its head: within this many spaces up or down. */
 const TIE_LEVEL = 1.6;
 /** A tie bows little: its middle stands off its ends by at most this many spaces. */
@@ -56,12 +65,17 @@ export function linkCurves(curves: readonly Curve[], strokes: readonly Stroke[],
       links.push(tied);
       continue;
     }
-    const from = nearestStroke(curve.start, strokes, space, 'start');
-    const to = nearestStroke(curve.end, strokes.filter((s) => s !== from && (!from || s.x > from.x)), space, 'end');
     const onStaff = strokes.filter((s) => s.staff === curve.staff);
+    // A cut slur's end looks further, but not past a system's first or last note (the slur may run across the break).
+    const cut = curve.bow >= space * CUT_SLUR_MIN_BOW;
+    const inside = (x: number, which: 'start' | 'end') => onStaff.some((s) => (which === 'start' ? s.x < x : s.x > x));
+    const reach = (end: Point, among: readonly Stroke[], which: 'start' | 'end') =>
+      nearestStroke(end, among, space, which) ?? (cut && inside(end.x, which) ? nearestStroke(end, among, space, which, CUT_REACH) : undefined);
+    const from = reach(curve.start, strokes, 'start');
+    const to = reach(curve.end, strokes.filter((s) => s !== from && (!from || s.x > from.x)), 'end');
     // An end that reaches no stroke counts only where it runs off the system, not into a gap.
-    const offLeft = !from && !onStaff.some((s) => s.x < curve.start.x);
-    const offRight = !to && !onStaff.some((s) => s.x > curve.end.x);
+    const offLeft = !from && !inside(curve.start.x, 'start');
+    const offRight = !to && !inside(curve.end.x, 'end');
     if ((!from && !offLeft) || (!to && !offRight) || (!from && !to)) continue;
     const link: CurveLink = { curve, ...(from ? { from } : {}), ...(to ? { to } : {}) };
     const tie = tieHeads(curve, from, to, strokes, space);
@@ -114,7 +128,10 @@ function tieBlocked(a: { head: Head; stroke: Stroke }, b: { head: Head; stroke: 
 }
 
 /** The stroke a curve's end belongs to: the nearest within reach, on the right side of it. */
-function nearestStroke(end: { x: number; y: number }, strokes: readonly Stroke[], space: number, which: 'start' | 'end'): Stroke | undefined {
+const END_REACH = { across: END_REACH_ACROSS, upDown: END_REACH_UP_DOWN };
+const CUT_REACH = { across: CUT_END_REACH_ACROSS, upDown: CUT_END_REACH_UP_DOWN };
+
+function nearestStroke(end: { x: number; y: number }, strokes: readonly Stroke[], space: number, which: 'start' | 'end', reach = END_REACH): Stroke | undefined {
   let best: Stroke | undefined;
   let bestDistance = Infinity;
   for (const stroke of strokes) {
@@ -123,7 +140,7 @@ function nearestStroke(end: { x: number; y: number }, strokes: readonly Stroke[]
     if (which === 'start' ? stroke.x > end.x + space * 0.8 : stroke.x < end.x - space * 0.8) continue;
     const dx = Math.max(0, stroke.x0 - end.x, end.x - stroke.x1);
     const dy = Math.max(0, stroke.y0 - end.y, end.y - stroke.y1);
-    if (dx > space * END_REACH_ACROSS || dy > space * END_REACH_UP_DOWN) continue;
+    if (dx > space * reach.across || dy > space * reach.upDown) continue;
     const distance = dx + dy;
     if (distance < bestDistance) {
       bestDistance = distance;

@@ -82,6 +82,15 @@ describe('ties and slurs', () => {
     expect(event(a).notes[0]!.tieStart).toBeUndefined();
   });
 
+  it('link a slur whose ends the model cut short to the notes a little further off; a flat stroke as short stays unlinked', () => {
+    const [a, m, b] = [stroke(200, 5), stroke(260, 3), stroke(320, 5)];
+    // Both ends 1.4 spaces clear of their notes' heads: past an end's usual reach.
+    const slur = curve(224, yOf(5) + 14, 296, yOf(5) + 14, 1.5);
+    const [link] = linkCurves([slur], [a, m, b], SPACE);
+    expect([link?.from, link?.to]).toEqual([a, b]);
+    expect(linkCurves([curve(224, yOf(5) + 14, 296, yOf(5) + 14, 0.2)], [a, m, b], SPACE)).toEqual([]);
+  });
+
   it('number overlapping slurs apart and reuse a number once its slur has stopped', () => {
     const s = [200, 240, 280, 320, 360].map((x) => stroke(x, 5));
     const pitches = [G4, A4, G4, A4, G4];
