@@ -136,15 +136,26 @@ describe('buildScore', () => {
     expect(event).toMatchObject({ kind: 'note', arpeggiate: true });
   });
 
+  it('stops a hairpin after the last note that starts under it, not at that note', () => {
+    const staff = emptyStaff(100, TREBLE, 0);
+    staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+    staff.items = [200, 260, 320, 380].map((x) => stroke(x, 6, true, 0, 0));
+    // Under the first three quarters, ending half a space past the third one's centre.
+    staff.hairpins = [{ kind: 'crescendo', x0: 196, x1: 326, y0: 170, y1: 182, staff: 0, confidence: 1 }];
+    const [first] = buildScore([system(0, [staff])]).parts[0]!.measures;
+    expect(first!.directions.filter((d) => d.wedge).map((d) => `${d.wedge!.type}@${d.offset.n}/${d.offset.d}`)).toEqual(['crescendo@0/1', 'stop@3/1']);
+  });
+
   it('starts a hairpin at the onset of the note under its start in a voice that enters late, and stops it at a barline in the measure it leaves', () => {
     // The unison above: the second voice's dotted quarter A (x 348) enters at 5/2, beside the first voice's A.
     const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
     staff.items = [stroke(200, 6, true, 0, 1), stroke(250, 6, true, 1, 0), stroke(290, 5, true, 1, 0), stroke(330, 5, true, 0, 0), stroke(348, 5, false, 0, 1), stroke(420, 5, false, 1, 0)];
     const hairpin = (kind: 'crescendo' | 'diminuendo', x0: number, x1: number) => ({ kind, x0, x1, y0: 170, y1: 182, staff: 0, confidence: 1 });
-    // One from under the A to the last eighth; one from there to just past the barline (x 500), where
-    // the second measure holds nothing but a rest.
-    staff.hairpins = [hairpin('crescendo', 343, 430), hairpin('diminuendo', 425, 508)];
+    // One from under the A to just short of the last eighth (x 420), as engravers end one at the note
+    // after the last it covers; one from that eighth to just past the barline (x 500), where the second
+    // measure holds nothing but a rest.
+    staff.hairpins = [hairpin('crescendo', 343, 410), hairpin('diminuendo', 425, 508)];
     const [first, second] = buildScore([system(0, [staff])]).parts[0]!.measures;
     const wedges = (m: typeof first) => m!.directions.filter((d) => d.wedge).map((d) => `${d.wedge!.type}@${d.offset.n}/${d.offset.d}`);
     expect(wedges(first)).toEqual(['crescendo@5/2', 'stop@7/2', 'diminuendo@7/2', 'stop@4/1']);

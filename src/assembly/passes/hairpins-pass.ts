@@ -14,8 +14,14 @@ import { readingAt, type PlacedOnset, type ScorePass } from './reading-state.js'
 
 /** A hairpin starts under the first note at most this many spaces left of its open or pointed end … */
 const HAIRPIN_START_LEAD = 0.5;
-/** … and stops at the first note past this many spaces short of its other end (or its measure's end). */
-const HAIRPIN_STOP_SHORT = 1;
+/**
+ * … and stops at the first note past this many spaces short of its other end (or its measure's end):
+ * it covers every note that starts under it, as engravers draw one to just short of the note after the
+ * last it covers (the tolerance is for a thin tip the ink reading may cut short).
+ */
+const HAIRPIN_STOP_SHORT = 0.3;
+/** A hairpin that ends less than this many spaces past a barline stops at the end of the measure it leaves. */
+const HAIRPIN_PAST_BARLINE = 1;
 
 export const hairpinsPass: ScorePass = {
   name: 'hairpins',
@@ -35,8 +41,9 @@ export const hairpinsPass: ScorePass = {
 
 /**
  * The hairpins of a staff that start or stop in a measure, as wedge directions at the onsets of the
- * notes they start under and stop before. A hairpin that reaches no note past the measure's last one
- * stops at the measure's end, in this measure, as engravers write one that ends at the barline. A
+ * notes they start under and stop before. A hairpin that reaches no note past the measure's last one,
+ * or ends just past its barline, stops at the measure's end, in this measure, as engravers write one
+ * that ends at the barline. A
  * hairpin's number is its staff's, so the two hands of a piano part can swell apart.
  */
 function hairpinDirections(reading: StaffReading, onsets: readonly PlacedOnset[], end: Fraction, left: number, right: number, staff: number, space: number): Direction[] {
@@ -45,8 +52,10 @@ function hairpinDirections(reading: StaffReading, onsets: readonly PlacedOnset[]
     const placement = (h.y0 + h.y1) / 2 > middle((h.x0 + h.x1) / 2) ? 'below' : 'above';
     const out: Direction[] = [];
     const [start, stop] = [h.x0 - space * HAIRPIN_START_LEAD, h.x1 - space * HAIRPIN_STOP_SHORT];
+    const justPast = (barline: number) => barline > h.x1 - space * HAIRPIN_PAST_BARLINE && barline <= stop;
     if (h.x0 >= left && h.x0 < right) out.push({ offset: onsetAt(onsets, start, end), staff, placement, wedge: { type: h.kind, number: staff } });
-    if (stop >= left && stop < right) out.push({ offset: onsetAt(onsets, stop, end), staff, placement, wedge: { type: 'stop', number: staff } });
+    if (justPast(right)) out.push({ offset: end, staff, placement, wedge: { type: 'stop', number: staff } });
+    else if (stop >= left && stop < right && !justPast(left)) out.push({ offset: onsetAt(onsets, stop, end), staff, placement, wedge: { type: 'stop', number: staff } });
     return out;
   });
 }
