@@ -127,10 +127,10 @@ function tieBlocked(a: { head: Head; stroke: Stroke }, b: { head: Head; stroke: 
   );
 }
 
-/** The stroke a curve's end belongs to: the nearest within reach, on the right side of it. */
 const END_REACH = { across: END_REACH_ACROSS, upDown: END_REACH_UP_DOWN };
 const CUT_REACH = { across: CUT_END_REACH_ACROSS, upDown: CUT_END_REACH_UP_DOWN };
 
+/** The stroke a curve's end belongs to: the nearest within `reach` (spaces), on the right side of it. */
 function nearestStroke(end: { x: number; y: number }, strokes: readonly Stroke[], space: number, which: 'start' | 'end', reach = END_REACH): Stroke | undefined {
   let best: Stroke | undefined;
   let bestDistance = Infinity;

@@ -147,12 +147,7 @@ function strandsOf(c: Component, width: number, space: number): Piece[] {
       const shared = parent && col - Math.min(...parent.profile.keys()) <= space * SHARED_START ? parent.profile : [];
       if (!own.length) strands.push({ profile: new Map([...shared, [col, r]]), last: r, lastCol: col });
       own.forEach((s, j) => {
-        // Where strands meet in one run, the top one keeps to its top edge, the bottom one to its bottom edge.
-        const thickness = s.last[1] - s.last[0];
-        let span: Run = r;
-        if (own.length > 1 && j === 0) span = [r[0], Math.min(r[1], r[0] + thickness)];
-        else if (own.length > 1 && j === own.length - 1) span = [Math.max(r[0], r[1] - thickness), r[1]];
-        else if (own.length > 1) span = [Math.max(r[0], s.last[0]), Math.max(Math.max(r[0], s.last[0]), Math.min(r[1], s.last[1]))];
+        const span = shareOf(r, s.last, j, own.length);
         s.profile.set(col, span);
         s.last = span;
         s.lastCol = col;
@@ -164,6 +159,20 @@ function strandsOf(c: Component, width: number, space: number): Piece[] {
     const area = [...profile.values()].reduce((sum, [top, bottom]) => sum + bottom - top + 1, 0);
     return { profile, own: true, x0: Math.min(...cols), x1: Math.max(...cols), confidence: c.confidence, area };
   });
+}
+
+/**
+ * The part of a run that the `place`-th of `count` strands meeting in it (top first) takes: all of it
+ * when alone; where strands meet, the top one keeps to the run's top edge and the bottom one to its
+ * bottom edge, each as thick as it was (`last`), and one between them to its own rows.
+ */
+function shareOf(run: Run, last: Run, place: number, count: number): Run {
+  if (count === 1) return run;
+  const thickness = last[1] - last[0];
+  if (place === 0) return [run[0], Math.min(run[1], run[0] + thickness)];
+  if (place === count - 1) return [Math.max(run[0], run[1] - thickness), run[1]];
+  const top = Math.max(run[0], last[0]);
+  return [top, Math.max(top, Math.min(run[1], last[1]))];
 }
 
 /** A strand of ink being followed column by column: its profile so far and its last column's run. */
@@ -193,10 +202,14 @@ function ownersOf(runs: readonly Run[], strands: readonly Strand[]): { owners: S
     for (let grew = true; grew; ) {
       grew = false;
       runs.forEach((r, i) => {
-        if (!groupRuns.has(i) && [...group].some((s) => touches(s, r))) (groupRuns.add(i), (grew = true));
+        if (groupRuns.has(i) || ![...group].some((s) => touches(s, r))) return;
+        groupRuns.add(i);
+        grew = true;
       });
       for (const s of strands) {
-        if (!group.has(s) && [...groupRuns].some((i) => touches(s, runs[i]!))) (group.add(s), (grew = true));
+        if (group.has(s) || ![...groupRuns].some((i) => touches(s, runs[i]!))) continue;
+        group.add(s);
+        grew = true;
       }
     }
     group.forEach((s) => seen.add(s));

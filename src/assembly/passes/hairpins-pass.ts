@@ -43,8 +43,8 @@ export const hairpinsPass: ScorePass = {
  * The hairpins of a staff that start or stop in a measure, as wedge directions at the onsets of the
  * notes they start under and stop before. A hairpin that reaches no note past the measure's last one,
  * or ends just past its barline, stops at the measure's end, in this measure, as engravers write one
- * that ends at the barline. A
- * hairpin's number is its staff's, so the two hands of a piano part can swell apart.
+ * that ends at the barline. A hairpin's number is its staff's, so the two hands of a piano part can
+ * swell apart.
  */
 function hairpinDirections(reading: StaffReading, onsets: readonly PlacedOnset[], end: Fraction, left: number, right: number, staff: number, space: number): Direction[] {
   const middle = (x: number) => staffLineY(reading.staff, 2, x);
