@@ -126,12 +126,11 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
     const { heads: group, strokes: tremolo } = stemTremolo(stem, seen, stems, sight, space);
     const unison = halvesInUnison(group);
     if (!unison.length) {
-      const stroke = strokeFromStem(stem, group, symbols, sight, space);
-      if (tremolo) stroke.tremolo = tremolo;
+      const stroke = withTremolo(strokeFromStem(stem, group, symbols, sight, space), tremolo);
       // A piece of stem that stays among its heads says nothing of the stroke's value; a beam may.
       // Its side still tells which way the stem goes: down from the heads' left edge, up from their right.
       const beamed = !stroke.hooks && stemReach(stroke) < space * SHORT_STEM ? stemUnderBeam(group, sight, space, stem.x < stroke.x ? 'down' : 'up') : undefined;
-      strokes.push(beamed ? { ...strokeFromStem(beamed, group, symbols, sight, space), ...(tremolo ? { tremolo } : {}) } : stroke);
+      strokes.push(beamed ? withTremolo(strokeFromStem(beamed, group, symbols, sight, space), tremolo) : stroke);
       continue;
     }
     // A quarter and a half in unison, side by side with their stems all but touching between them,
@@ -149,8 +148,7 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
       continue;
     }
     const stroke = makeStroke(group, undefined, undefined, 0, 0, symbols, space);
-    const tremolo = wholeNoteTremolo(group, symbols.rests.filter((r) => r.staff === stroke.staff), sight, space);
-    strokes.push(tremolo ? { ...stroke, tremolo } : stroke);
+    strokes.push(withTremolo(stroke, wholeNoteTremolo(group, symbols.rests.filter((r) => r.staff === stroke.staff), sight, space)));
   }
   const rests = symbols.rests.map((rest): RestStroke => {
     const x = (rest.x0 + rest.x1) / 2;
@@ -161,6 +159,11 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
   markBeamGroups(chords, sight, space);
   markArpeggios(chords, sight);
   return [...chords, ...rests];
+}
+
+/** The stroke with `tremolo` strokes across its stem, where there are any (a stroke made afresh from its stem keeps its tremolo so). */
+function withTremolo(stroke: Stroke, tremolo: number | undefined): Stroke {
+  return tremolo ? { ...stroke, tremolo } : stroke;
 }
 
 /**
@@ -283,9 +286,7 @@ function withoutStemFragments(strokes: readonly Stroke[], symbols: SymbolsSeen, 
     const host = out.find((s) => s !== piece && s.stem && s.staff === piece.staff && !s.grace && Math.abs(s.x - piece.x) < space * STEM_FRAGMENT_ACROSS && stemReach(s) >= space * STEM_FRAGMENT_REACH && near(s));
     if (!host) continue;
     const heads = [...host.heads, ...piece.heads.filter((h) => !host.heads.includes(h))];
-    const joined = strokeFromStem(host.stem!, heads, symbols, sight, space);
-    if (host.tremolo) joined.tremolo = host.tremolo;
-    out.splice(out.indexOf(host), 1, joined);
+    out.splice(out.indexOf(host), 1, withTremolo(strokeFromStem(host.stem!, heads, symbols, sight, space), host.tremolo));
     out.splice(out.indexOf(piece), 1);
   }
   return out;

@@ -8,6 +8,7 @@
  * shows each stroke as a run of its own with its own width.
  */
 import type { BinaryImage } from '../preparation/binarize.js';
+import { median } from '../reading/median.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { BarlineSymbol } from './read-symbols.js';
 
@@ -45,8 +46,8 @@ export function barlineStrokes(line: BarlineSymbol, staves: readonly Staff[], in
   const agreed = samples.filter((runs) => runs.length === count);
   const strokes: BarlineSymbol[] = [];
   for (let k = 0; k < count; k++) {
-    const starts = median(agreed.map((runs) => runs[k]![0]));
-    const ends = median(agreed.map((runs) => runs[k]![1]));
+    const starts = median(agreed.map((runs) => runs[k]![0]))!;
+    const ends = median(agreed.map((runs) => runs[k]![1]))!;
     if (ends - starts > space * STROKE_MAX_WIDTH) return [line];
     strokes.push({ ...line, x0: starts, x1: ends, x: (starts + ends) / 2, thickness: ends - starts });
   }
@@ -68,9 +69,4 @@ function runsInRow(ink: BinaryImage, y: number, from: number, to: number): [numb
     }
   }
   return runs;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
 }

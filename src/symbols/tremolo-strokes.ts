@@ -21,6 +21,7 @@
  * where a stem would be, and the strokes must cross it.
  */
 import type { BinaryImage } from '../preparation/binarize.js';
+import { median } from '../reading/median.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 
 /** Ink joined to the stem reaching at least this many spaces beside it, on one side, is a stroke's there. */
@@ -143,7 +144,7 @@ function stemEdges(ink: BinaryImage, x: number, y0: number, y1: number, space: n
     rights.push(r);
   }
   if (lefts.length * 2 < y1 - y0 + 1) return { left: cx, right: cx };
-  return { left: median(lefts), right: median(rights) };
+  return { left: median(lefts)!, right: median(rights)! };
 }
 
 /** How far the stem's ink goes on from `tip`, going `way` (-1: up): the last row with ink in the stem's column. */
@@ -178,11 +179,6 @@ function nearestInk(ink: BinaryImage, x: number, y: number, reach: number): numb
     }
   }
   return undefined;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** How far the ink joined to the stem reaches beside it in row y, each side, bridging hairline gaps. */

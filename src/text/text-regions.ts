@@ -21,6 +21,7 @@
 import { connectedComponents } from '../image/connected-components.js';
 import type { GrayImage } from '../image/gray.js';
 import type { BinaryImage } from '../preparation/binarize.js';
+import { median as medianOf } from '../reading/median.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
@@ -379,9 +380,9 @@ function inkSpans(glyphs: readonly Glyph[]): [number, number][] {
   return spans;
 }
 
+/** The median of glyph heights and the like; 0 for none. */
 function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] ?? 0;
+  return medianOf(values) ?? 0;
 }
 
 // ---------------------------------------------------------------------------

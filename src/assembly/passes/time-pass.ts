@@ -7,6 +7,7 @@
  * Reads: the printed time signatures, the voices' written lengths.
  * Adds: per measure, `time`, `timeChanged` and `expected`.
  */
+import { median } from '../../reading/median.js';
 import type { TimeSignature } from '../../score/model.js';
 import { timeSignatureLength } from '../../score/timeline.js';
 import { voiceDuration } from '../measure-repair.js';
@@ -67,9 +68,4 @@ function timeAt(system: SystemReading, left: number, right: number): TimeSignatu
   // Every staff prints the signature; on a big system, digits read on one or two staves alone are a
   // dynamic's or a rehearsal number's.
   return best && best.count >= Math.ceil(system.staves.length / STAVES_PER_TIME_READING) ? best.value : undefined;
-}
-
-function median(values: readonly number[]): number | undefined {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
 }
