@@ -15,6 +15,8 @@ export interface BeamedStroke {
   type: DurationType | undefined;
   /** Sounding length, to point a hook at the shorter side. */
   duration: number;
+  /** A rest: it carries no beam, and a beam drawn over it joins the notes either side. */
+  rest?: boolean;
 }
 
 const LEVELS: Partial<Record<DurationType, number>> = { eighth: 1, '16th': 2, '32nd': 3, '64th': 4, '128th': 5 };
@@ -26,9 +28,19 @@ export function beamLevels(type: DurationType | undefined): number {
 
 /**
  * Beam values of a voice's strokes, in order; an empty list for a stroke no beam joins. A run of two
- * or more consecutive strokes of one group, each an eighth or shorter, is one beam.
+ * or more consecutive strokes of one group, each an eighth or shorter, is one beam. Rests between
+ * them do not break the run: engravers draw a beam over a rest, and MusicXML then beams the notes
+ * either side (the rest itself has no beam).
  */
 export function beamValues(strokes: readonly BeamedStroke[]): BeamValue[][] {
+  const values: BeamValue[][] = strokes.map(() => []);
+  const notes = strokes.flatMap((stroke, index) => (stroke.rest ? [] : [index]));
+  noteBeams(notes.map((index) => strokes[index]!)).forEach((beams, k) => (values[notes[k]!] = beams));
+  return values;
+}
+
+/** {@link beamValues} over strokes that are all notes. */
+function noteBeams(strokes: readonly BeamedStroke[]): BeamValue[][] {
   const values: BeamValue[][] = strokes.map(() => []);
   // A stroke read as a quarter or longer carries no beam, whatever group it stands in.
   const groupOf = (s: BeamedStroke) => (beamLevels(s.type) > 0 ? s.group : undefined);

@@ -29,4 +29,12 @@ describe('beam values', () => {
     expect(beamValues([eighth(1), { group: 1, type: 'quarter', duration: 1 }, eighth(1)])).toEqual([[], [], []]);
     expect(beamValues([eighth(), eighth()])).toEqual([[], []]);
   });
+
+  it('carry a beam over a rest under it to the notes either side, and not beam the rest', () => {
+    const rest: BeamedStroke = { group: undefined, type: '16th', duration: 0.25, rest: true };
+    expect(beamValues([eighth(4), rest, sixteenth(4)])).toEqual([['begin'], [], ['end', 'backward hook']]);
+    // A rest between two beams, or before an unbeamed note, joins nothing.
+    expect(beamValues([eighth(1), eighth(1), rest, eighth(2), eighth(2)])).toEqual([['begin'], ['end'], [], ['begin'], ['end']]);
+    expect(beamValues([eighth(1), rest, eighth()])).toEqual([[], [], []]);
+  });
 });

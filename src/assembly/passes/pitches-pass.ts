@@ -137,7 +137,7 @@ function beamVoice(items: readonly PlacedItem[], events: ReadonlyMap<PlacedItem,
   const strokes = items.map((item) => {
     const event = events.get(item)!;
     const group = item.source.kind === 'chord' ? item.source.beamGroup : undefined;
-    return { group: event.kind === 'note' ? group : undefined, type: event.type, duration: toNumber(event.duration) };
+    return { group: event.kind === 'note' ? group : undefined, type: event.type, duration: toNumber(event.duration), rest: event.kind === 'rest' };
   });
   beamValues(strokes).forEach((values, k) => {
     const event = events.get(items[k]!)!;
