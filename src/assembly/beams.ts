@@ -13,8 +13,6 @@ export interface BeamedStroke {
   /** The group the page's beam puts the stroke in; undefined where no beam joins it to another. */
   group: number | undefined;
   type: DurationType | undefined;
-  /** Sounding length, to point a hook at the shorter side. */
-  duration: number;
   /** A rest: it carries no beam, and a beam drawn over it joins the notes either side. */
   rest?: boolean;
 }
@@ -73,11 +71,10 @@ function levelValues(run: readonly BeamedStroke[], k: number): BeamValue[] {
 
 /**
  * A beamlet on a stroke that shares the level with neither neighbour: it points into the run from the
- * first and last strokes, and elsewhere towards the longer neighbour's other side (a dotted eighth and
- * sixteenth: the sixteenth's hook points back to the dotted note).
+ * first and last strokes, and forward from every stroke between. That is how the scores of the corpus
+ * write it whatever the rhythm (all of 1,980 inner hooks in 19 training quartets, 150 songs and 150
+ * orchestral scores point forward, a dotted eighth's sixteenth between two beats included).
  */
 function hook(run: readonly BeamedStroke[], k: number): BeamValue {
-  if (k === 0) return 'forward hook';
-  if (k === run.length - 1) return 'backward hook';
-  return run[k - 1]!.duration >= run[k + 1]!.duration ? 'backward hook' : 'forward hook';
+  return k === run.length - 1 ? 'backward hook' : 'forward hook';
 }

@@ -11,7 +11,7 @@
  * whole-measure rest); per staff measure, the onsets of its written items;
  * the event each stroke became (`placed`).
  */
-import { add, compare, toNumber, ZERO, type Fraction } from '../../score/fraction.js';
+import { add, compare, ZERO, type Fraction } from '../../score/fraction.js';
 import type { Clef, Note, NoteEvent, Pitch, RestEvent, VoiceEvent } from '../../score/model.js';
 import { keyAlter, STEPS } from '../../score/pitch.js';
 import { markFamily } from '../../reading/mark-kinds.js';
@@ -137,7 +137,7 @@ function beamVoice(items: readonly PlacedItem[], events: ReadonlyMap<PlacedItem,
   const strokes = items.map((item) => {
     const event = events.get(item)!;
     const group = item.source.kind === 'chord' ? item.source.beamGroup : undefined;
-    return { group: event.kind === 'note' ? group : undefined, type: event.type, duration: toNumber(event.duration), rest: event.kind === 'rest' };
+    return { group: event.kind === 'note' ? group : undefined, type: event.type, rest: event.kind === 'rest' };
   });
   beamValues(strokes).forEach((values, k) => {
     const event = events.get(items[k]!)!;
