@@ -129,9 +129,29 @@ export function findTextRegions(input: TextPageInput, components: InkComponents 
     if (h >= space * 0.6) glyphs.push({ label, ...box });
     else if (w * h >= 2 || w >= 2) marks.push({ label, ...box });
   });
+  // Letters of a word painted partly as dynamics ("cres" of "cresc.") read with the rest of their word.
+  const dynamicRuns = dynamicLetterRuns(letters);
+  const inWords = dynamicRuns.filter((run) => glyphs.some((g) => sameWord(run, g, space)));
+  for (const run of inWords) glyphs.push(...run.glyphs);
   const lines = groupLines(glyphs, marks, space);
   const classified = classify(lines, input).map((line) => enclosedMark(line, input, components) ?? line);
-  return { lines: [...classified, ...dynamicWords(letters, input)], labels, width: input.ink.width };
+  const dynamics = dynamicRuns.filter((run) => !inWords.includes(run)).flatMap((run) => dynamicLine(run, input));
+  return { lines: [...classified, ...dynamics], labels, width: input.ink.width };
+}
+
+/**
+ * Letters of one word stand closer than this (staff spaces), where a word space is wider: a run of
+ * letters painted as dynamics this close to a text letter on its row is part of that letter's word (the
+ * model paints "cres" of an italic "cresc." as dynamics and "c." as text), while a dynamic printed
+ * before a word ("p dolce") keeps its own.
+ */
+const WORD_LETTER_GAP = 0.15;
+
+/** Whether a run of dynamics letters and a text letter are letters of one word: on one row, next to each other. */
+function sameWord(run: Line, g: Glyph, space: number): boolean {
+  const overlap = Math.min(run.y1, g.y1) - Math.max(run.y0, g.y0);
+  const gap = Math.max(g.x0 - run.x1, run.x0 - g.x1);
+  return overlap >= Math.min(run.y1 - run.y0, g.y1 - g.y0) * 0.4 && gap <= space * WORD_LETTER_GAP;
 }
 
 /** A rehearsal mark has at most this many glyphs inside its frame ("A", "12", "A1"). */
@@ -230,23 +250,26 @@ export function markStaff(input: Pick<TextPageInput, 'staves' | 'systems'>, x: n
   return toUpper > 0 && toUpper - toLower <= lower.space * BELOW_STAFF_PREFERENCE ? above : nearest;
 }
 
-/** Dynamics letters joined into marks ("sfz", "mp"), each belonging to its staff (see {@link markStaff}). */
-function dynamicWords(letters: Glyph[], input: TextPageInput): TextLine[] {
-  const words: Line[] = [];
+/** Dynamics letters joined into runs, one per mark ("sfz", "mp"). */
+function dynamicLetterRuns(letters: Glyph[]): Line[] {
+  const runs: Line[] = [];
   for (const g of [...letters].sort((a, b) => a.x0 - b.x0)) {
     const h = g.y1 - g.y0;
-    const word = words.find((w) => {
+    const run = runs.find((w) => {
       const overlap = Math.min(w.y1, g.y1) - Math.max(w.y0, g.y0);
       return g.x0 - w.x1 <= Math.max(h, median(w.heights)) * DYNAMIC_LETTER_GAP && g.x0 >= w.x0 && overlap >= Math.min(h, w.y1 - w.y0) * 0.4;
     });
-    if (word) addGlyph(word, g);
-    else words.push(lineOf(g));
+    if (run) addGlyph(run, g);
+    else runs.push(lineOf(g));
   }
-  return words.flatMap((w): TextLine[] => {
-    const staff = markStaff(input, (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2);
-    if (staff < 0) return [];
-    return [{ kind: 'dynamics', x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size: median(w.heights), glyphs: w.glyphs.map((g) => g.label), spans: inkSpans(w.glyphs), staff }];
-  });
+  return runs;
+}
+
+/** A run of dynamics letters as a mark of the staff it belongs to (see {@link markStaff}); none off the staves. */
+function dynamicLine(run: Line, input: TextPageInput): TextLine[] {
+  const staff = markStaff(input, (run.x0 + run.x1) / 2, (run.y0 + run.y1) / 2);
+  if (staff < 0) return [];
+  return [{ kind: 'dynamics', x0: run.x0, y0: run.y0, x1: run.x1, y1: run.y1, size: median(run.heights), glyphs: run.glyphs.map((g) => g.label), spans: inkSpans(run.glyphs), staff }];
 }
 
 // ---------------------------------------------------------------------------
