@@ -37,8 +37,8 @@ export interface InferenceRuntime {
 }
 
 /**
- * onnxruntime-web's WebGPU build, a module of its own with its own copy of onnxruntime-common: its sessions
- * take only its own `Tensor`s (an `instanceof` check), so feeds are made again with its class.
+ * onnxruntime-web's WebGPU build, a module of its own with its own copy of onnxruntime-common, whose
+ * `Tensor` class is not the one of the build imported here.
  */
 export type WebGpuRuntime = Pick<typeof ort, 'InferenceSession' | 'Tensor' | 'env'>;
 
@@ -234,8 +234,10 @@ function createSession(backend: ResolvedBackend, bytes: Uint8Array): Promise<Pic
 
 /**
  * A session of the WebGPU build. The WebGPU execution provider lacks a few operators, which its CPU side
- * (WebAssembly, from the same folder) runs. Feeds are made again as the build's own tensors; its outputs are
- * read by their `data` and `dims` only, as any other backend's.
+ * (WebAssembly, from the same folder) runs. Feeds are made again as the build's own tensors: onnxruntime-common
+ * tells tensors apart with `instanceof` in places, and a tensor of the other copy is none of its own (1.30
+ * reads feeds by their fields, but nothing promises it). Its outputs are read by `data` and `dims` only, as
+ * any other backend's.
  */
 async function webgpuSession(runtime: WebGpuRuntime, base: string, bytes: Uint8Array): Promise<Pick<ort.InferenceSession, 'run'>> {
   runtime.env.wasm.wasmPaths = base;
