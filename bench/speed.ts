@@ -66,7 +66,7 @@ interface PageRun {
   label: string;
   seconds: number;
   stages: Record<string, number>;
-  backend: Backend;
+  backend: Awaited<ReturnType<typeof activeBackend>>;
   /** Peak resident bytes of the process that read it (cold: its own process). */
   maxRss?: number;
   failed?: string;

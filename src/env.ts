@@ -28,6 +28,13 @@ export interface ScoreSightEnv {
    */
   wasmBase: string | undefined;
   /**
+   * Base URL of onnxruntime-web's WebGPU build, for browsers; undefined (the default) leaves WebGPU off. The
+   * package does not ship it (its WebAssembly is 27 MB): a host that wants it serves the three files
+   * `ort.webgpu.min.mjs`, `ort-wasm-simd-threaded.asyncify.mjs` and `ort-wasm-simd-threaded.asyncify.wasm`,
+   * copied from `node_modules/onnxruntime-web/dist/`, in one folder and points this at it.
+   */
+  webgpuBase: string | undefined;
+  /**
    * Threads for inference (WebAssembly's, or each model's on the native backend); default
    * {@link defaultThreads}: the cores available, up to {@link MAX_DEFAULT_THREADS} (in browsers only on a
    * cross-origin isolated page, else 1). Set it before the first recognition to override.
@@ -52,15 +59,17 @@ export interface ScoreSightEnv {
    * What runs the models, read when each model first loads: `'auto'` (default) uses onnxruntime-node's native
    * CPU backend in Node when the package is installed (`npm install onnxruntime-node`: the symbol model runs
    * about three times faster than on WebAssembly, a dense page about twice as fast) and onnxruntime-web's
-   * WebAssembly otherwise, and always in browsers; `'wasm'`
-   * always uses WebAssembly; `'native'` requires onnxruntime-node and fails with `BACKEND_UNAVAILABLE` without it.
-   * Both give the same class maps but for float rounding.
+   * WebAssembly otherwise; in browsers it uses WebGPU where `webgpuBase` is set and the browser gives a
+   * hardware GPU adapter (never a software one, far slower than WebAssembly), else WebAssembly. `'wasm'`
+   * always uses WebAssembly; `'native'` requires onnxruntime-node, and `'webgpu'` a browser with WebGPU and
+   * `webgpuBase` (a software adapter will do): either fails with `BACKEND_UNAVAILABLE` where it cannot run.
+   * All give the same class maps but for float rounding.
    */
   backend: InferenceBackend;
 }
 
 /** What runs the models: see {@link ScoreSightEnv.backend}. */
-export type InferenceBackend = 'auto' | 'wasm' | 'native';
+export type InferenceBackend = 'auto' | 'wasm' | 'native' | 'webgpu';
 
 const crossOriginIsolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
@@ -115,6 +124,7 @@ export const SHIPPED_MODEL_BASE = new URL('./', SHIPPED_MODELS['symbols.onnx']).
 export const env: ScoreSightEnv = {
   modelBase: SHIPPED_MODEL_BASE,
   wasmBase: undefined,
+  webgpuBase: undefined,
   threads: defaultThreads(),
   tessdata: undefined,
   tesseractBase: undefined,

@@ -68,7 +68,7 @@ export interface RecognizeSummary {
   outputs: { format: string; path: string }[];
   modelVersion: string;
   /** What ran the models: onnxruntime-node's native CPU backend where it is installed, else WebAssembly (env.backend). */
-  backend: 'wasm' | 'native';
+  backend: 'wasm' | 'native' | 'webgpu';
   textRead: boolean;
 }
 
@@ -166,7 +166,7 @@ function fail(error: OmrError, command: RecognizeCommand, io: RecognizeIO): numb
 function summarise(
   score: Score,
   command: RecognizeCommand,
-  run: { total: number; selected: number[]; timings: readonly PageTiming[]; reports: readonly PageReport[]; seconds: number; backend: 'wasm' | 'native' },
+  run: { total: number; selected: number[]; timings: readonly PageTiming[]; reports: readonly PageReport[]; seconds: number; backend: 'wasm' | 'native' | 'webgpu' },
 ): RecognizeSummary {
   const parts = score.parts.map((part) => ({
     id: part.id,

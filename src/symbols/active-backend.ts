@@ -3,7 +3,7 @@
  * own, so that the library's typings never reach onnxruntime's (which need
  * the DOM library in a Node project).
  */
-export async function activeBackend(): Promise<'wasm' | 'native'> {
+export async function activeBackend(): Promise<'wasm' | 'native' | 'webgpu'> {
   const { activeBackend: active } = await import('./onnx-model.js');
   return active();
 }
