@@ -135,7 +135,8 @@ function nearestStroke(end: { x: number; y: number }, strokes: readonly Stroke[]
   let best: Stroke | undefined;
   let bestDistance = Infinity;
   for (const stroke of strokes) {
-    if (stroke.grace) continue;
+    // A slur may start at a grace note (to the note it leads to), never end at one.
+    if (stroke.grace && which === 'end') continue;
     // A curve starts at or after its first note's middle and ends at or before its last one's.
     if (which === 'start' ? stroke.x > end.x + space * 0.8 : stroke.x < end.x - space * 0.8) continue;
     const dx = Math.max(0, stroke.x0 - end.x, end.x - stroke.x1);

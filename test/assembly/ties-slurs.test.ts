@@ -71,6 +71,15 @@ describe('ties and slurs', () => {
     expect(event(b).slurs).toEqual([{ type: 'stop', number: 1 }]);
   });
 
+  it('start a slur at a grace note and end it at the note it leads to, never end one at a grace note', () => {
+    // A small grace note at x 180 before a quarter at x 210, a slur under both; then a slur from that
+    // quarter ending just short of a grace note (x 262) before the quarter at x 290.
+    const small = (s: Stroke): Stroke => ({ ...s, grace: true, heads: s.heads.map((h) => ({ ...h, small: true })) });
+    const [g, a, h, b] = [small(stroke(180, 8)), stroke(210, 7), small(stroke(262, 6)), stroke(290, 5)];
+    const links = linkCurves([curve(180, yOf(8) + 8, 208, yOf(7) + 10, 0.6), curve(212, yOf(7) + 10, 258, yOf(6) + 10, 0.8)], [g, a, h, b], SPACE);
+    expect(links.map((l) => [l.from, l.to])).toEqual([[g, a], [a, b]]);
+  });
+
   it('make a slur of a curve over a stroke of the same stem between two heads at one position', () => {
     const [a, m, b] = [stroke(200, 7), stroke(240, 5), stroke(280, 7)];
     const links = linkCurves([curve(200, yOf(7) + 14, 280, yOf(7) + 14, 1)], [a, m, b], SPACE);
