@@ -128,22 +128,22 @@ export function systemMeasures(
     const x0 = Math.min(...group.map((l) => l.x0));
     const x1 = Math.max(...group.map((l) => l.x1));
     const x = (x0 + x1) / 2;
-    const barline = describe(group, repeatDots, members, space, heavy);
+    const [ending, opening] = describe(group, repeatDots, members, space, heavy);
     // On a photo the system leans, so a line is measured against the ends of the staves it crosses.
     const fromStart = Math.min(...group.flatMap((l) => l.staves.filter((s) => members.has(s)).map((s) => l.x - staves[s]!.x0)));
     const toEnd = Math.min(...group.flatMap((l) => l.staves.filter((s) => members.has(s)).map((s) => staves[s]!.x1 - l.x)));
     // The line joining the staves at the system's left edge is not a barline; a forward repeat there is.
     if (Math.min(x - start, fromStart) < space * SYSTEM_EDGE) {
-      if (barline?.repeat?.direction === 'forward') left[0] = barline;
+      if (opening) left[0] = opening;
       continue;
     }
     if (Math.min(end - x, toEnd) < space * SYSTEM_EDGE) {
-      right.push(barline);
+      right.push(ending ?? opening);
       continue;
     }
     // A forward repeat at the start of a system follows the clef and key; before any note it opens measure 1.
-    right.push(barline?.repeat?.direction === 'forward' ? undefined : barline);
-    left.push(barline?.repeat?.direction === 'forward' ? barline : undefined);
+    right.push(ending);
+    left.push(opening);
     bounds.push(x);
   }
   bounds.push(end);
@@ -158,8 +158,19 @@ const REPEAT_PAIR_DX = 0.6;
 /** … and one space apart up and down (a space either side of the middle line), within these bounds. */
 const REPEAT_PAIR_DY: readonly [number, number] = [0.6, 1.5];
 
-/** Style and repeat of a group of barline strokes (`heavy` tells a heavy stroke); undefined for a plain single line. */
-function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], members: Set<number>, space: number, heavy: (l: BarlineSymbol) => boolean): Barline | undefined {
+/**
+ * A group of barline strokes as the barline that ends the measure before it and the one that opens the
+ * measure after it (`heavy` tells a heavy stroke): a plain single line is neither, a forward repeat only
+ * opens, and dots on both sides (":||:") end one repeat and open the next, as MusicXML writes them, the
+ * first light-heavy and the second heavy-light.
+ */
+function describe(
+  group: readonly BarlineSymbol[],
+  repeatDots: readonly Mark[],
+  members: Set<number>,
+  space: number,
+  heavy: (l: BarlineSymbol) => boolean,
+): [ending: Barline | undefined, opening: Barline | undefined] {
   const strokes: BarlineSymbol[] = [];
   for (const line of [...group].sort((a, b) => a.x - b.x)) {
     const last = strokes[strokes.length - 1];
@@ -179,9 +190,11 @@ function describe(group: readonly BarlineSymbol[], repeatDots: readonly Mark[], 
     const near = repeatDots.filter((d) => members.has(d.staff) && (side < 0 ? d.x < x0 && x0 - d.x < space * REPEAT_DOT_REACH : d.x > x1 && d.x - x1 < space * REPEAT_DOT_REACH));
     return near.some((a) => near.some((b) => b.staff === a.staff && b.y > a.y && Math.abs(b.x - a.x) < space * REPEAT_PAIR_DX && b.y - a.y > space * REPEAT_PAIR_DY[0] && b.y - a.y < space * REPEAT_PAIR_DY[1]));
   };
-  const repeat = dotsNear(-1) ? { direction: 'backward' as const } : dotsNear(1) ? { direction: 'forward' as const } : undefined;
-  if (style === 'regular' && !repeat) return undefined;
-  return repeat ? { style, repeat } : { style };
+  const [before, after] = [dotsNear(-1), dotsNear(1)];
+  if (before && after) return [{ style: 'light-heavy', repeat: { direction: 'backward' } }, { style: 'heavy-light', repeat: { direction: 'forward' } }];
+  if (before) return [{ style, repeat: { direction: 'backward' } }, undefined];
+  if (after) return [undefined, { style, repeat: { direction: 'forward' } }];
+  return [style === 'regular' ? undefined : { style }, undefined];
 }
 
 function mean(values: readonly number[]): number {

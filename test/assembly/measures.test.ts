@@ -81,6 +81,18 @@ describe('measures of a system', () => {
     expect(single?.style).toBe('light-heavy');
   });
 
+  it('read dots on both sides of a thin-thick-thin barline mid-system as one repeat ending and the next beginning', () => {
+    const staves = [staff(0)];
+    const stroke = (x: number, thickness: number): BarlineSymbol => ({ ...barline(0, 0, x), thickness, x0: x - thickness / 2, x1: x + thickness / 2 });
+    const dot = (x: number, y: number) => ({ x, y, x0: x - 2, x1: x + 2, y0: y - 2, y1: y + 2, staff: 0, confidence: 0.9 });
+    const lines = [stroke(300, 2), stroke(308, 6), stroke(316, 2), stroke(600, 2)];
+    const dots = [dot(292, 18), dot(292, 30), dot(324, 18), dot(324, 30)];
+    const measures = systemMeasures([0], staves, lines, dots, SPACE);
+    expect(measures.bounds).toHaveLength(4);
+    expect(measures.right[0]).toEqual({ style: 'light-heavy', repeat: { direction: 'backward' } });
+    expect(measures.left[1]).toEqual({ style: 'heavy-light', repeat: { direction: 'forward' } });
+  });
+
   it('tell heavy strokes by their width against the system\'s thin ones, so blur that thickens every stroke makes none heavy', () => {
     const staves = [staff(0)];
     const stroke = (x: number, thickness: number): BarlineSymbol => ({ ...barline(0, 0, x), thickness, x0: x - thickness / 2, x1: x + thickness / 2 });
