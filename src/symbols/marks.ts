@@ -215,10 +215,65 @@ export function readHairpins(map: ClassMap, staves: readonly Staff[], space: num
     }
   }
   found.push(...linePairs(joinLines(lines, space), space));
-  return found.flatMap((h) => {
+  return found.map((h) => (ink ? acrossBarlines(h, map, ink, space) : h)).flatMap((h) => {
     const staff = hairpinStaff(staves, (h.x0 + h.x1) / 2, (h.y0 + h.y1) / 2, space);
     return staff >= 0 ? [{ ...h, staff }] : [];
   });
+}
+
+/** A barline standing within this many spaces past a hairpin's end may have cut it there … */
+const HAIRPIN_BARLINE_REACH = 1;
+/** … and its two lines are followed on across it while neither lacks ink for more than this many spaces … */
+const HAIRPIN_TRACE_GAP = 0.5;
+/** … within this many spaces up or down of its course … */
+const HAIRPIN_TRACE_TOLERANCE = 0.2;
+/** … for at most this many spaces. */
+const HAIRPIN_TRACE_LENGTH = 30;
+
+/**
+ * A hairpin cut by a barline, in full. Barlines that join a system's staves cross the hairpins between
+ * them, and the ink past the barline, often short, is no hairpin of its own: the two lines are followed
+ * on through the barline in the page's ink, as far as both run on their course.
+ */
+function acrossBarlines(h: Omit<Hairpin, 'staff'>, map: ClassMap, ink: BinaryImage, space: number): Omit<Hairpin, 'staff'> {
+  const middle = (h.y0 + h.y1) / 2;
+  // The two lines' centres, from the point (at the middle) to the open end (at the box's edges), inset by half a line.
+  const inset = Math.min(1, (h.y1 - h.y0) / 4);
+  const [pointX, openX] = h.kind === 'crescendo' ? [h.x0, h.x1] : [h.x1, h.x0];
+  const course = (edge: number) => (x: number) => middle + (edge - middle) * ((x - pointX) / (openX - pointX));
+  const edges = [course(h.y0 + inset), course(h.y1 - inset)];
+  const x1 = barlineAt(map, h.x1, 1, h, space) ? traceLines(edges, ink, h.x1, 1, space) : h.x1;
+  const x0 = barlineAt(map, h.x0, -1, h, space) ? traceLines(edges, ink, h.x0, -1, space) : h.x0;
+  if (x0 === h.x0 && x1 === h.x1) return h;
+  const ys = [x0, x1].flatMap((x) => edges.map((edge) => edge(x)));
+  return { ...h, x0, x1, y0: Math.min(h.y0, ...ys.map((y) => y - inset)), y1: Math.max(h.y1, ...ys.map((y) => y + inset)) };
+}
+
+/** Whether the model saw a barline within HAIRPIN_BARLINE_REACH spaces past x (on the side `step` points to), across the hairpin's height. */
+function barlineAt(map: ClassMap, x: number, step: 1 | -1, h: { y0: number; y1: number }, space: number): boolean {
+  const barline = CLASS_INDEX.barline;
+  const [a, b] = step > 0 ? [x, x + space * HAIRPIN_BARLINE_REACH] : [x - space * HAIRPIN_BARLINE_REACH, x];
+  for (let mx = Math.max(0, Math.floor(a / MAP_SCALE)); mx <= Math.min(map.width - 1, Math.ceil(b / MAP_SCALE)); mx++) {
+    for (let my = Math.max(0, Math.floor(h.y0 / MAP_SCALE)); my <= Math.min(map.height - 1, Math.ceil(h.y1 / MAP_SCALE)); my++) {
+      if (map.data[my * map.width + mx] === barline) return true;
+    }
+  }
+  return false;
+}
+
+/** How far from x (towards `step`) both lines run on in the ink, on their courses: the last column where both have ink. */
+function traceLines(edges: readonly ((x: number) => number)[], ink: BinaryImage, x: number, step: 1 | -1, space: number): number {
+  const tolerance = Math.max(1, Math.round(space * HAIRPIN_TRACE_TOLERANCE));
+  const inked = (px: number, y: number) => {
+    for (let py = Math.round(y) - tolerance; py <= Math.round(y) + tolerance; py++) if (py >= 0 && py < ink.height && ink.data[py * ink.width + px]) return true;
+    return false;
+  };
+  let last = x;
+  for (let px = Math.round(x) + step; Math.abs(px - x) <= space * HAIRPIN_TRACE_LENGTH && px >= 0 && px < ink.width; px += step) {
+    if (edges.every((edge) => inked(px, edge(px)))) last = px;
+    else if (Math.abs(px - last) > space * HAIRPIN_TRACE_GAP) break;
+  }
+  return last;
 }
 
 /**

@@ -149,6 +149,27 @@ describe('articulation and hairpin shapes', () => {
     expect(readHairpins(map, staves, SPACE, inStaff).filter((h) => h.y0 < 150)).toEqual([]);
   });
 
+  it('follow a hairpin across a barline that cuts it, to where its lines end, but not past a barline where it ends', () => {
+    const map = classMap();
+    const ink = blankInk();
+    // A crescendo under the staff from x 200 to 340, a space and a half open at its end, crossed at x 300
+    // by a barline (ink and class map) that cuts its lines: past it, they run on for 40 px.
+    inkLine(ink, 200, 180, 340, 170);
+    inkLine(ink, 200, 180, 340, 190);
+    inkBox(ink, 300, 90, 303, 240);
+    box(map, CLASS_INDEX.barline, 300, 90, 304, 240);
+    // A diminuendo further on, ending at a barline at x 602.
+    inkLine(ink, 420, 171, 598, 180);
+    inkLine(ink, 420, 189, 598, 180);
+    inkBox(ink, 602, 90, 605, 240);
+    box(map, CLASS_INDEX.barline, 602, 90, 606, 240);
+    const hairpins = readHairpins(map, staves, SPACE, ink).sort((a, b) => a.x0 - b.x0);
+    expect(hairpins.map((h) => [h.kind, Math.round(h.x0 / 10), Math.round(h.x1 / 10)])).toEqual([
+      ['crescendo', 20, 34],
+      ['diminuendo', 42, 60],
+    ]);
+  });
+
   it('read no hairpin in a word and its extender line, nor in the end of a beam the staff cuts off', () => {
     const map = classMap();
     const ink = blankInk();
