@@ -136,7 +136,81 @@ export function findTextRegions(input: TextPageInput, components: InkComponents 
   const lines = groupLines(glyphs, marks, space);
   const classified = classify(lines, input).map((line) => enclosedMark(line, input, components) ?? line);
   const dynamics = dynamicRuns.filter((run) => !inWords.includes(run)).flatMap((run) => dynamicLine(run, input));
-  return { lines: [...classified, ...dynamics], labels, width: input.ink.width };
+  const found = [...classified, ...dynamics];
+  const framed = framedLetters(input, components, new Set(found.filter((line) => line.kind === 'rehearsal').flatMap((line) => line.glyphs)));
+  // The frames and their letters leave the lines they were grouped into (a word beside them, or the frame alone).
+  const used = new Set(framed.flatMap((mark) => [mark.frame, ...mark.glyphs]));
+  const rest = found.flatMap((line) => (line.glyphs.some((g) => used.has(g)) ? withoutGlyphs(line, used, components.boxes) : [line]));
+  return { lines: [...rest, ...framed.map(({ frame: _, ...mark }) => mark)], labels, width: input.ink.width };
+}
+
+/** A line less the glyphs `used` elsewhere, its box and spans those of the glyphs left; none when none is left. */
+function withoutGlyphs(line: TextLine, used: ReadonlySet<number>, boxes: readonly TextBox[]): TextLine[] {
+  const glyphs = line.glyphs.filter((g) => !used.has(g)).map((label) => ({ label, ...boxes[label]! }));
+  if (!glyphs.length) return [];
+  const box = { x0: Math.min(...glyphs.map((g) => g.x0)), y0: Math.min(...glyphs.map((g) => g.y0)), x1: Math.max(...glyphs.map((g) => g.x1)), y1: Math.max(...glyphs.map((g) => g.y1)) };
+  return [{ ...line, ...box, glyphs: glyphs.map((g) => g.label), spans: inkSpans(glyphs) }];
+}
+
+/** A frame's ink keeps to its outer share of its width and height on each side (a box or circle drawn with a pen) … */
+const FRAME_BORDER = 0.25;
+/** … and runs along at least this share of each side (a circle's sides are its arcs' middles). */
+const FRAME_SIDE_COVER = 0.5;
+/** The letters inside a frame are at least this share of its height (a number or a letter, not a speck). */
+const FRAME_LETTER_HEIGHT = 0.35;
+
+/**
+ * Rehearsal marks found by their frame: one ink component, a box or circle of a rehearsal mark's size
+ * with nothing of its own inside, around one to three components, wherever those went — taken for
+ * music (an "H" painted as noteheads and stems) or grouped into a line with a word beside the frame.
+ * Letters already read as a mark (`taken`) are left alone. Each comes with its frame's label.
+ */
+function framedLetters(input: TextPageInput, { labels, boxes }: InkComponents, taken: ReadonlySet<number>): (TextLine & { frame: number })[] {
+  const { space, ink } = input;
+  const found: (TextLine & { frame: number })[] = [];
+  boxes.forEach((frame, label) => {
+    const w = frame.x1 - frame.x0;
+    const h = frame.y1 - frame.y0;
+    if (label === 0 || Math.min(w, h) < space * FRAME_MIN_SIZE || Math.max(w, h) > space * FRAME_MAX_SIZE) return;
+    if (!hollowFrame(labels, ink.width, label, frame)) return;
+    const inner = boxes.flatMap((b, l) => (l !== label && l !== 0 && b.x0 > frame.x0 && b.x1 < frame.x1 && b.y0 > frame.y0 && b.y1 < frame.y1 ? [l] : []));
+    if (!inner.length || inner.length > REHEARSAL_MAX_GLYPHS || inner.some((l) => taken.has(l))) return;
+    const glyphs = inner.map((l) => ({ label: l, ...boxes[l]! }));
+    const box = { x0: Math.min(...glyphs.map((g) => g.x0)), y0: Math.min(...glyphs.map((g) => g.y0)), x1: Math.max(...glyphs.map((g) => g.x1)), y1: Math.max(...glyphs.map((g) => g.y1)) };
+    if (box.y1 - box.y0 < h * FRAME_LETTER_HEIGHT) return;
+    const staff = markStaff(input, (box.x0 + box.x1) / 2, box.y1);
+    if (staff < 0) return;
+    found.push({ kind: 'rehearsal', ...box, size: median(glyphs.map((g) => g.y1 - g.y0)), glyphs: inner, spans: inkSpans(glyphs), staff, frame: label });
+  });
+  return found;
+}
+
+/** Whether component `label` in its box is a frame: its ink only near the box's edges, along all four sides. */
+function hollowFrame(labels: Int32Array, width: number, label: number, box: TextBox): boolean {
+  const w = box.x1 - box.x0;
+  const h = box.y1 - box.y0;
+  const [bx, by] = [Math.max(1, Math.round(w * FRAME_BORDER)), Math.max(1, Math.round(h * FRAME_BORDER))];
+  const own = (x: number, y: number) => labels[y * width + x] === label;
+  for (let y = box.y0 + by; y < box.y1 - by; y++) for (let x = box.x0 + bx; x < box.x1 - bx; x++) if (own(x, y)) return false;
+  const covered = (count: number, inked: (k: number) => boolean) => {
+    let n = 0;
+    for (let k = 0; k < count; k++) if (inked(k)) n++;
+    return n >= count * FRAME_SIDE_COVER;
+  };
+  const rowInked = (x: number, y0: number, y1: number) => {
+    for (let y = y0; y < y1; y++) if (own(x, y)) return true;
+    return false;
+  };
+  const columnInked = (y: number, x0: number, x1: number) => {
+    for (let x = x0; x < x1; x++) if (own(x, y)) return true;
+    return false;
+  };
+  return (
+    covered(w, (k) => rowInked(box.x0 + k, box.y0, box.y0 + by)) &&
+    covered(w, (k) => rowInked(box.x0 + k, box.y1 - by, box.y1)) &&
+    covered(h, (k) => columnInked(box.y0 + k, box.x0, box.x0 + bx)) &&
+    covered(h, (k) => columnInked(box.y0 + k, box.x1 - bx, box.x1))
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Measure numbers over a system's start and framed rehearsal marks (text-regions.ts), on drawn pages. */
 import { describe, expect, it } from 'vitest';
 import type { Staff } from '../../src/staves/detect-staves.js';
+import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
 import { findTextRegions, type TextPageInput } from '../../src/text/text-regions.js';
 
 const SPACE = 12;
@@ -65,5 +66,33 @@ describe('framed rehearsal marks', () => {
       letter(fill, 31, TOP - 42);
     })).lines;
     expect(framed).toMatchObject([{ kind: 'rehearsal', staff: 0 }]);
+  });
+
+  it('finds a framed letter the symbol model took for music by its frame, and no mark in an empty frame', () => {
+    const drawn = page((fill) => {
+      frame(fill, 400, TOP - 50);
+      letter(fill, 409, TOP - 42);
+      frame(fill, 600, TOP - 50);
+    });
+    // The model paints the letter as a notehead and a stem: no text line holds it.
+    const map = { width: WIDTH / 2, height: HEIGHT / 2, data: new Uint8Array((WIDTH / 2) * (HEIGHT / 2)), confidence: new Uint8Array((WIDTH / 2) * (HEIGHT / 2)) };
+    for (let y = (TOP - 42) >> 1; y < (TOP - 22) >> 1; y++) for (let x = 409 >> 1; x < 421 >> 1; x++) map.data[y * map.width + x] = CLASS_INDEX.noteheadBlack;
+    const marks = findTextRegions({ ...drawn, map }).lines.filter((l) => l.kind === 'rehearsal');
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({ staff: 0, x0: 409, x1: 421, glyphs: [expect.any(Number)] });
+  });
+
+  it('takes a framed letter out of the line of a word printed beside its frame', () => {
+    const lines = findTextRegions(page((fill) => {
+      frame(fill, 400, TOP - 50);
+      letter(fill, 409, TOP - 42);
+      for (const x of [440, 454, 468, 482]) letter(fill, x, TOP - 42);
+    })).lines;
+    const marks = lines.filter((l) => l.kind === 'rehearsal');
+    expect(marks).toMatchObject([{ staff: 0, x0: 409, x1: 421, glyphs: [expect.any(Number)] }]);
+    const word = lines.filter((l) => l.kind !== 'rehearsal');
+    expect(word).toHaveLength(1);
+    expect(word[0]).toMatchObject({ x0: 440, x1: 494 });
+    expect(word[0]!.glyphs).toHaveLength(4);
   });
 });
