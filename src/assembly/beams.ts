@@ -72,8 +72,8 @@ function levelValues(run: readonly BeamedStroke[], k: number): BeamValue[] {
 /**
  * A beamlet on a stroke that shares the level with neither neighbour: it points into the run from the
  * first and last strokes, and forward from every stroke between. That is how the scores of the corpus
- * write it whatever the rhythm (all of 1,980 inner hooks in 19 training quartets, 150 songs and 150
- * orchestral scores point forward, a dotted eighth's sixteenth between two beats included).
+ * write it whatever the rhythm (all of 1,980 inner hooks in the 19 training-side quartets, 150 songs and
+ * the 59 orchestral scores point forward, a dotted eighth's sixteenth between two beats included).
  */
 function hook(run: readonly BeamedStroke[], k: number): BeamValue {
   return k === run.length - 1 ? 'backward hook' : 'forward hook';
