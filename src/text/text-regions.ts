@@ -144,11 +144,21 @@ export function findTextRegions(input: TextPageInput, components: InkComponents 
   return { lines: [...rest, ...framed.map(({ frame: _, ...mark }) => mark)], labels, width: input.ink.width };
 }
 
+/** The smallest box holding all of `boxes` (at least one). */
+function boxAround(boxes: readonly TextBox[]): TextBox {
+  return {
+    x0: Math.min(...boxes.map((b) => b.x0)),
+    y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)),
+    y1: Math.max(...boxes.map((b) => b.y1)),
+  };
+}
+
 /** A line less the glyphs `used` elsewhere, its box and spans those of the glyphs left; none when none is left. */
 function withoutGlyphs(line: TextLine, used: ReadonlySet<number>, boxes: readonly TextBox[]): TextLine[] {
   const glyphs = line.glyphs.filter((g) => !used.has(g)).map((label) => ({ label, ...boxes[label]! }));
   if (!glyphs.length) return [];
-  const box = { x0: Math.min(...glyphs.map((g) => g.x0)), y0: Math.min(...glyphs.map((g) => g.y0)), x1: Math.max(...glyphs.map((g) => g.x1)), y1: Math.max(...glyphs.map((g) => g.y1)) };
+  const box = boxAround(glyphs);
   return [{ ...line, ...box, glyphs: glyphs.map((g) => g.label), spans: inkSpans(glyphs) }];
 }
 
@@ -176,7 +186,7 @@ function framedLetters(input: TextPageInput, { labels, boxes }: InkComponents, t
     const inner = boxes.flatMap((b, l) => (l !== label && l !== 0 && b.x0 > frame.x0 && b.x1 < frame.x1 && b.y0 > frame.y0 && b.y1 < frame.y1 ? [l] : []));
     if (!inner.length || inner.length > REHEARSAL_MAX_GLYPHS || inner.some((l) => taken.has(l))) return;
     const glyphs = inner.map((l) => ({ label: l, ...boxes[l]! }));
-    const box = { x0: Math.min(...glyphs.map((g) => g.x0)), y0: Math.min(...glyphs.map((g) => g.y0)), x1: Math.max(...glyphs.map((g) => g.x1)), y1: Math.max(...glyphs.map((g) => g.y1)) };
+    const box = boxAround(glyphs);
     if (box.y1 - box.y0 < h * FRAME_LETTER_HEIGHT) return;
     const staff = markStaff(input, (box.x0 + box.x1) / 2, box.y1);
     if (staff < 0) return;
@@ -253,12 +263,7 @@ function enclosedMark(line: TextLine, input: TextPageInput, { labels, boxes }: I
     const margins = [inner.x0 - frame.x0, frame.x1 - inner.x1, inner.y0 - frame.y0, frame.y1 - inner.y1];
     return w >= space * FRAME_MIN_SIZE && h >= space * FRAME_MIN_SIZE && w <= space * FRAME_MAX_SIZE && h <= space * FRAME_MAX_SIZE && margins.every((m) => m > 0 && m <= space * FRAME_MARGIN);
   };
-  const boxOf = (glyphs: readonly number[]): TextBox => ({
-    x0: Math.min(...glyphs.map((g) => boxes[g]!.x0)),
-    y0: Math.min(...glyphs.map((g) => boxes[g]!.y0)),
-    x1: Math.max(...glyphs.map((g) => boxes[g]!.x1)),
-    y1: Math.max(...glyphs.map((g) => boxes[g]!.y1)),
-  });
+  const boxOf = (glyphs: readonly number[]): TextBox => boxAround(glyphs.map((g) => boxes[g]!));
   // The frame among the line's glyphs: one that holds all the others.
   const inside = line.glyphs.find((g) => line.glyphs.length > 1 && fits(boxes[g]!, boxOf(line.glyphs.filter((o) => o !== g))));
   const letters = inside === undefined ? line.glyphs : line.glyphs.filter((g) => g !== inside);
