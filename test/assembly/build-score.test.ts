@@ -118,6 +118,23 @@ describe('buildScore', () => {
     expect(lower.map((e) => [e.duration.n, e.duration.d, e.kind === 'note' && !!e.cue])).toEqual([[3, 2, false], [1, 2, true], [3, 2, false], [1, 2, true]]);
   });
 
+  it('keeps a pickup\'s rest as printed where the other staff plays the pickup, and numbers the measure 0', () => {
+    // 4/4 on two staves: a quarter-note pickup on the upper one, a quarter rest on the lower, then a
+    // full measure of a whole note on each.
+    const upper = emptyStaff(100, TREBLE, 0);
+    const lower = emptyStaff(200, TREBLE, 0);
+    upper.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+    lower.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+    upper.items = [stroke(300, 6, true, 0, 0), stroke(600, 6, true, 0, 0, 'whole')];
+    const rest = { x0: 296, x1: 304, y0: 212, y1: 236, staff: 1, confidence: 1 };
+    lower.items = [{ kind: 'rest', staff: 1, rest: { ...rest, kind: 'quarter' }, dots: 0, x: 300, y: 224, ...rest }, { ...stroke(600, 6, true, 0, 0, 'whole'), staff: 1, y0: 200, y1: 260 }];
+    const [first, second] = buildScore([system(0, [upper, lower])]).parts;
+    const [pickup, full] = first!.measures;
+    expect([pickup!.number, pickup!.implicit, full!.number]).toEqual(['0', true, '1']);
+    const lowerEvents = second!.measures[0]!.voices.flatMap((v) => v.events);
+    expect(lowerEvents.map((e) => [e.kind, e.kind === 'rest' && !!e.measureRest, e.duration.n, e.duration.d])).toEqual([['rest', false, 1, 1]]);
+  });
+
   it('writes the tremolo strokes read across a stem on its note, as a single-note tremolo', () => {
     const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 2, beatType: 4 } }];

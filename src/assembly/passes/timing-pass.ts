@@ -13,10 +13,10 @@
  * Adds: the voices' items repaired in place; per staff measure, each
  * voice's lead and the hidden rests its items' places give it.
  */
-import { compare, sub, ZERO } from '../../score/fraction.js';
-import { repairVoice } from '../measure-repair.js';
+import { compare, equals, sub, ZERO, type Fraction } from '../../score/fraction.js';
+import { repairVoice, voiceDuration } from '../measure-repair.js';
 import type { StaffReading } from '../read-page.js';
-import { cueNotes, gapsByPlace, handBackTrailing, lateStart, leadingGap, timeGrid } from '../voice-timing.js';
+import { cueNotes, gapsByPlace, handBackTrailing, lateStart, leadingGap, timeGrid, type PlacedItem } from '../voice-timing.js';
 import { readingAt, type ScorePass } from './reading-state.js';
 
 export const timingPass: ScorePass = {
@@ -41,6 +41,7 @@ export const timingPass: ScorePass = {
         if (voices.length > 1) handBackTrailing(voices[0]!, voices[1]!, sub(expected, leads[1]!), expected);
         voices.forEach((items, v) => {
           if (v > 0) cueNotes(items, sub(expected, leads[v]!));
+          if (shortMeasureRest(items, others, expected)) return;
           if (repairVoice(items, sub(expected, leads[v]!), marks, space, tripletsShown[s] || (reading?.tuplets.length ?? 0) > 0)) tripletsShown[s] = true;
         });
         // A voice still short once repaired may stand between other staves' notes: their places time it.
@@ -51,6 +52,20 @@ export const timingPass: ScorePass = {
     }
   },
 };
+
+/**
+ * Whether a voice of one rest stands in a measure shorter than its time signature, as long as the rest:
+ * a pickup, or the part of a measure a repeat barline splits off, where the parts that do not play print
+ * a quarter or eighth rest. That is so where the notes of every other staff last one length, shorter
+ * than the time signature's, and the rest is no whole or half rest (those fill a measure whatever it
+ * holds). Such a rest keeps its length instead of becoming a whole-measure rest.
+ */
+function shortMeasureRest(items: readonly PlacedItem[], others: readonly (readonly PlacedItem[])[], expected: Fraction): boolean {
+  const rest = items.length === 1 && items[0]!.isRest ? items[0]! : undefined;
+  if (!rest || rest.type === 'whole' || rest.type === 'half' || compare(rest.duration, expected) >= 0) return false;
+  const played = others.filter((voice) => voice.some((item) => !item.isRest));
+  return played.length > 0 && played.every((voice) => equals(voiceDuration(voice), rest.duration));
+}
 
 function tupletMarks(reading: StaffReading, left: number, right: number): number[] {
   return reading.tuplets.filter((x) => x >= left && x < right);
