@@ -127,7 +127,7 @@ describe('buildScore', () => {
     lower.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
     upper.items = [stroke(300, 6, true, 0, 0), stroke(600, 6, true, 0, 0, 'whole')];
     const rest = { x0: 296, x1: 304, y0: 212, y1: 236, staff: 1, confidence: 1 };
-    lower.items = [{ kind: 'rest', staff: 1, rest: { ...rest, kind: 'quarter' }, dots: 0, x: 300, y: 224, ...rest }, { ...stroke(600, 6, true, 0, 0, 'whole'), staff: 1, y0: 200, y1: 260 }];
+    lower.items = [{ kind: 'rest', rest: { ...rest, kind: 'quarter' }, dots: 0, x: 300, y: 224, ...rest }, { ...stroke(600, 6, true, 0, 0, 'whole'), staff: 1, y0: 200, y1: 260 }];
     const [first, second] = buildScore([system(0, [upper, lower])]).parts;
     const [pickup, full] = first!.measures;
     expect([pickup!.number, pickup!.implicit, full!.number]).toEqual(['0', true, '1']);
