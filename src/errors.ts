@@ -55,6 +55,8 @@ export type OmrErrorCode =
   | 'WORKER_CRASHED'
   // A page ran past the page budget (`pageTimeoutMs`); its worker was ended and replaced, and only its job fails.
   | 'ENGINE_TIMEOUT'
+  // Reading a page took the process past the memory budget (`memoryBudgetMb`); its worker was ended and replaced, and only its job fails.
+  | 'ENGINE_OUT_OF_MEMORY'
   // The inference backend asked for (env.backend 'native': onnxruntime-node) cannot be loaded here.
   | 'BACKEND_UNAVAILABLE'
   // The job store failed (permissions, a full disk: 507); only the account it belongs to is affected.
@@ -100,6 +102,7 @@ const DEFAULT_STATUS: Partial<Record<OmrErrorCode, number>> = {
   CONFLICT: 409,
   WORKER_CRASHED: 500,
   ENGINE_TIMEOUT: 504,
+  ENGINE_OUT_OF_MEMORY: 413,
   STORAGE_FAILED: 500,
   BACKEND_UNAVAILABLE: 500,
   FILE_TOO_LARGE: 413,

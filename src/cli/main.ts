@@ -5,7 +5,7 @@
  *                        [--pages 1,3-5] [--no-text] [--json] [--quiet] [--debug <dir>]
  *   scoresight convert <score.musicxml|.mxl|.mid|.mei> --out <dir> [--formats musicxml,mxl,midi]
  *   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>]
- *                    [--public-url <url>] [--page-timeout 120] [--credits <n>]
+ *                    [--public-url <url>] [--page-timeout 120] [--memory-budget <MiB>] [--credits <n>]
  *
  * Exit codes: 0 success, 1 a failure with its error code printed, 2 a usage error
  * (also `--pages` beyond the document, found once the files are read).
@@ -76,7 +76,7 @@ ${wrap(`${RECOGNIZE_INPUTS}.`, '        ')}
       (musicxml by default). It reads
 ${wrap(`${CONVERT_INPUTS}.`, '        ')}
   scoresight serve [--port 8080] [--host 127.0.0.1] [--tokens tokens.json] [--store <dir>]
-                   [--public-url <url>] [--page-timeout 120] [--credits <n>]
+                   [--public-url <url>] [--page-timeout 120] [--memory-budget <MiB>] [--credits <n>]
       Runs the Music Recognition Service's /v2 interface over HTTP at
       http://<host>:<port>/v2 (--host 0.0.0.0 to take connections from other
       machines). --tokens names a JSON file of accepted bearer tokens:
@@ -95,6 +95,11 @@ ${wrap(`${CONVERT_INPUTS}.`, '        ')}
       --page-timeout is how many seconds one page may be read (default
       120): a job whose page takes longer ends in error with ENGINE_TIMEOUT,
       and the worker reading it is replaced.
+      --memory-budget is how many MiB of memory the server may hold while
+      pages are read (default 4096, or three quarters of the machine's
+      memory where that is less): past it, the job whose page has run
+      longest ends in error with ENGINE_OUT_OF_MEMORY, and its worker is
+      replaced.
       --credits gives each account a balance of n credits, charged one per
       page when a job starts and refunded when it fails or is canceled;
       kept in the store, it is the starting balance only on the first start
@@ -157,6 +162,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
         store: { type: 'string' },
         'public-url': { type: 'string' },
         'page-timeout': { type: 'string' },
+        'memory-budget': { type: 'string' },
         credits: { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
@@ -258,7 +264,7 @@ export async function main(argv: string[], io: CliIO = consoleIO): Promise<numbe
 }
 
 async function serve(
-  values: { port?: string; host?: string; tokens?: string; store?: string; 'public-url'?: string; 'page-timeout'?: string; credits?: string },
+  values: { port?: string; host?: string; tokens?: string; store?: string; 'public-url'?: string; 'page-timeout'?: string; 'memory-budget'?: string; credits?: string },
   io: CliIO,
 ): Promise<number> {
   const port = Number(values.port ?? 8080);
@@ -271,6 +277,11 @@ async function serve(
     io.stderr(`--page-timeout takes a number of seconds above 0, not "${pageTimeout}".\n`);
     return 2;
   }
+  const memoryBudget = values['memory-budget'];
+  if (memoryBudget !== undefined && !(/^\d{1,7}$/.test(memoryBudget) && Number(memoryBudget) > 0)) {
+    io.stderr(`--memory-budget takes a whole number of MiB above 0, not "${memoryBudget}".\n`);
+    return 2;
+  }
   const credits = values.credits;
   if (credits !== undefined && !/^\d{1,9}$/.test(credits)) {
     io.stderr(`--credits takes a whole number of credits (pages), not "${credits}".\n`);
@@ -278,6 +289,7 @@ async function serve(
   }
   const clientOptions = {
     ...(pageTimeout !== undefined ? { pageTimeoutMs: Number(pageTimeout) * 1000 } : {}),
+    ...(memoryBudget !== undefined ? { memoryBudgetMb: Number(memoryBudget) } : {}),
     ...(credits !== undefined ? { credits: Number(credits) } : {}),
   };
   const tokensFile = values.tokens ?? 'tokens.json';

@@ -97,6 +97,15 @@ export interface LocalClientOptions {
    */
   pageTimeoutMs?: number;
   /**
+   * The most resident memory, in MiB, the process may hold while a page is
+   * recognised; past it, the job whose page has run longest ends in `error`
+   * with `ENGINE_OUT_OF_MEMORY` (its worker is ended and replaced). Applies
+   * to the pool the client makes itself, in Node. Default
+   * `defaultMemoryBudgetMb()`: 4 GiB, or three quarters of the machine's
+   * memory where that is less.
+   */
+  memoryBudgetMb?: number;
+  /**
    * Told about what the engine repaired or could not do on its own: a
    * damaged record moved to the store's quarantine (`DAMAGED_RECORD`), a
    * credit balance rebuilt from the jobs (`CREDITS_REBUILT`), a store that
@@ -115,6 +124,8 @@ const MAX_ATTEMPTS = 3;
 const MAX_WAIT_SECONDS = 25;
 const DAY_MS = 86_400_000;
 const DEFAULT_LIST_LIMIT = 20;
+/** Failures caused by the page itself: a job that failed so is not resumed, it would only fail again. */
+const PAGE_AT_FAULT: ReadonlySet<string> = new Set(['WORKER_CRASHED', 'ENGINE_TIMEOUT', 'ENGINE_OUT_OF_MEMORY']);
 
 export type LocalClient = ScoreSightClient & {
   /** Erases the files and results of `musicxml` jobs past their retention; returns how many. */
@@ -171,7 +182,7 @@ export const CLIENT_METHODS = [
 export function createClient(options: LocalClientOptions = {}): LocalClient {
   const engine = (async () => {
     const store = options.store ?? (await defaultStore());
-    const pool = options.pool ?? (await defaultPool(options.pageTimeoutMs));
+    const pool = options.pool ?? (await defaultPool(options));
     const parser = options.parser ?? (options.pool ? createInProcessParser() : await defaultParser());
     const opened = new LocalEngine(store, pool, parser, options, { pool: !options.pool, parser: !options.parser });
     await opened.open();
@@ -206,9 +217,9 @@ async function defaultStore(): Promise<Store> {
   return createMemoryStore();
 }
 
-async function defaultPool(pageTimeoutMs: number | undefined): Promise<RecognitionPool> {
+async function defaultPool({ pageTimeoutMs, memoryBudgetMb }: LocalClientOptions): Promise<RecognitionPool> {
   const { createRecognitionPool } = await import('../workers/worker-pool.js');
-  return createRecognitionPool(pageTimeoutMs === undefined ? {} : { pageTimeoutMs });
+  return createRecognitionPool({ ...(pageTimeoutMs !== undefined ? { pageTimeoutMs } : {}), ...(memoryBudgetMb !== undefined ? { memoryBudgetMb } : {}) });
 }
 
 async function defaultParser(): Promise<ScoreParser> {
@@ -839,7 +850,7 @@ class LocalEngine implements ScoreSightClient {
   private async stop(jobId: string, err: unknown): Promise<void> {
     const error = OmrError.from(err);
     // Resumes on the next open, unless the page itself is at fault: it would only crash or hang again.
-    if (this.closed && error.code !== 'WORKER_CRASHED' && error.code !== 'ENGINE_TIMEOUT') return;
+    if (this.closed && !PAGE_AT_FAULT.has(error.code)) return;
     const record = this.jobs.find(jobId);
     if (!record || isTerminal(record.job)) return;
     if (error.code === 'OMR_JOB_CANCELED') {

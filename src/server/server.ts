@@ -91,8 +91,8 @@ export interface OmrServerOptions {
    * worker the server owns, so that no import or page count holds the thread
    * that answers requests), `credits` (each account's starting
    * balance), `now`, `retentionDays`, `maxParallelJobs` (default 10 per
-   * account), `pageTimeoutMs` (the page budget of the pool the server
-   * makes), `sweepIntervalMs`…
+   * account), `pageTimeoutMs` and `memoryBudgetMb` (the page and memory
+   * budgets of the pool the server makes), `sweepIntervalMs`…
    */
   clientOptions?: Omit<LocalClientOptions, 'store'>;
   limits?: Partial<ServerLimits>;
@@ -192,9 +192,14 @@ export function createOmrServer(options: OmrServerOptions): OmrServer {
 
   async function openClients(): Promise<void> {
     const { pool: given, parser: givenParser, ...clientOptions } = options.clientOptions ?? {};
-    // The pool made here holds every account's pages to the clients' page budget.
-    const pageTimeoutMs = clientOptions.pageTimeoutMs;
-    pool = given ?? (await import('../workers/worker-pool.js')).createRecognitionPool(pageTimeoutMs === undefined ? {} : { pageTimeoutMs });
+    // The pool made here holds every account's pages to the clients' page and memory budgets.
+    const { pageTimeoutMs, memoryBudgetMb } = clientOptions;
+    pool =
+      given ??
+      (await import('../workers/worker-pool.js')).createRecognitionPool({
+        ...(pageTimeoutMs !== undefined ? { pageTimeoutMs } : {}),
+        ...(memoryBudgetMb !== undefined ? { memoryBudgetMb } : {}),
+      });
     // Uploads are read in a worker of their own: a large score or a crafted one costs that worker, never the server.
     parser = givenParser ?? (await import('../workers/parse-pool.js')).createParseWorker();
     for (const account of accounts) {

@@ -12,6 +12,13 @@
  * replaced, so the pool keeps serving; the calling thread cannot be ended,
  * so there the budget is checked between pages only, and an aborted call
  * lets its thread go at its next page.
+ *
+ * Nor may a page take the host down: where the pool is given a memory
+ * budget and a way to read the process's resident memory, the memory is
+ * read every {@link MEMORY_CHECK_MS} while workers read pages. Past the
+ * budget, the page that has run longest fails with `ENGINE_OUT_OF_MEMORY`
+ * and its worker is ended, which frees everything it held (WebAssembly
+ * memory, pixels and models alike, which a heap cap would not count).
  */
 import { OmrError } from '../errors.js';
 import type { InputFile } from '../input/decode-pages.js';
@@ -39,9 +46,20 @@ export const DEFAULT_PAGE_TIMEOUT_MS = 120_000;
 /** Longest delay a timer takes (about 24.8 days); a larger page budget, `Infinity` among them, is none. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** How often the process's memory is read while workers read pages, in milliseconds. */
+export const MEMORY_CHECK_MS = 250;
+
 export interface PoolOptions {
   /** The page budget, in milliseconds; default {@link DEFAULT_PAGE_TIMEOUT_MS}, `Infinity` for none. */
   pageTimeoutMs?: number;
+  /**
+   * The most resident memory the whole process may hold while workers read
+   * pages, in MiB; `Infinity` (the default here) for none. Enforced only
+   * where `residentMemory` is given, and only on members that can be ended.
+   */
+  memoryBudgetMb?: number;
+  /** The process's resident memory now, in bytes (Node: `process.memoryUsage.rss`). */
+  residentMemory?: () => number;
 }
 
 /**
@@ -99,10 +117,14 @@ export function createPool(size: number, spawn: () => PoolMember, options: PoolO
   if (!Number.isSafeInteger(size) || size < 1) throw new OmrError('INVALID_ARGUMENT', `pool size must be a whole number from 1, got ${size}.`);
   const pageTimeoutMs = options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
   if (!(pageTimeoutMs > 0)) throw new OmrError('INVALID_ARGUMENT', `pageTimeoutMs must be a positive number of milliseconds, got ${pageTimeoutMs}.`);
+  const memoryBudgetMb = options.memoryBudgetMb ?? Infinity;
+  if (!(memoryBudgetMb > 0)) throw new OmrError('INVALID_ARGUMENT', `memoryBudgetMb must be a positive number of MiB, got ${memoryBudgetMb}.`);
+  const residentMemory = Number.isFinite(memoryBudgetMb) ? options.residentMemory : undefined;
   const queue: QueuedCall[] = [];
   const idle: PoolMember[] = [];
   const running = new Map<PoolMember, QueuedCall>();
   let closed = false;
+  let memoryCheck: ReturnType<typeof setInterval> | undefined;
 
   function submit<T>(run: (calls: RecognitionCalls, call: QueuedCall) => Promise<T>, options: CallOptions | undefined): Promise<T> {
     if (closed) return Promise.reject(poolClosed());
@@ -150,10 +172,34 @@ export function createPool(size: number, spawn: () => PoolMember, options: PoolO
   function startPage(call: QueuedCall): void {
     clearTimeout(call.timer);
     call.pageStart = Date.now();
+    watchMemory();
     if (!memberOf(call)?.interruptible || pageTimeoutMs > MAX_TIMER_MS) return;
     call.timer = setTimeout(() => giveUp(call, pageTimedOut(pageTimeoutMs)), pageTimeoutMs);
     // No reason for a script to keep running: the worker holds it while it works.
     (call.timer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Reads the process's memory while a worker reads a page; past the
+   * budget, ends the page that has run longest (a runaway page grows for as
+   * long as it runs). Runs only while such a page is being read.
+   */
+  function watchMemory(): void {
+    const reading = () => [...running].filter(([member, call]) => member.interruptible && call.pageStart !== undefined).map(([, call]) => call);
+    if (!residentMemory || memoryCheck !== undefined || reading().length === 0) return;
+    memoryCheck = setInterval(() => {
+      const pages = reading();
+      if (pages.length === 0) {
+        clearInterval(memoryCheck);
+        memoryCheck = undefined;
+        return;
+      }
+      const usedMb = residentMemory() / 2 ** 20;
+      if (usedMb <= memoryBudgetMb) return;
+      const longest = pages.reduce((a, b) => (b.pageStart! < a.pageStart! ? b : a));
+      giveUp(longest, outOfMemory(memoryBudgetMb, usedMb));
+    }, MEMORY_CHECK_MS);
+    (memoryCheck as { unref?: () => void }).unref?.();
   }
 
   /** Throws why a call must stop at this page boundary: it was given up, or its last page ran out of time. */
@@ -240,6 +286,7 @@ export function createPool(size: number, spawn: () => PoolMember, options: PoolO
     abortsAtOnce: true,
     async close() {
       closed = true;
+      clearInterval(memoryCheck);
       for (const call of queue.splice(0)) call.reject(poolClosed());
       for (const call of running.values()) {
         clearTimeout(call.timer);
@@ -261,6 +308,13 @@ function pageTimedOut(budgetMs: number): OmrError {
   return new OmrError(
     'ENGINE_TIMEOUT',
     `A page took longer than the ${budgetMs / 1000} s a page may take (pageTimeoutMs), and its recognition was stopped. Check the page is a score of a usual size, or raise the page budget.`,
+  );
+}
+
+function outOfMemory(budgetMb: number, usedMb: number): OmrError {
+  return new OmrError(
+    'ENGINE_OUT_OF_MEMORY',
+    `Reading a page took the process to ${Math.round(usedMb)} MiB, past the ${budgetMb} MiB recognition may use (memoryBudgetMb), and its recognition was stopped. Check the page is a score of a usual size and resolution, or raise the memory budget.`,
   );
 }
 

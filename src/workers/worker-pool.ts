@@ -36,10 +36,27 @@ export interface RecognitionPoolOptions extends PoolOptions {
   spawn?: () => WorkerHandle;
 }
 
+/**
+ * Node's pools hold the process to a memory budget (`memoryBudgetMb`,
+ * default {@link defaultMemoryBudgetMb}), read as its resident memory;
+ * browsers give a page no way to read its workers' memory, so there the
+ * page budget alone applies.
+ */
 export function createRecognitionPool(options: RecognitionPoolOptions = {}): RecognitionPool {
   installOmrErrorTransfer();
   const spawn = options.spawn ?? spawnRecognitionWorker;
-  return createPool(options.size ?? defaultPoolSize(), () => workerMember(spawn()), options);
+  const memory = isNode ? { memoryBudgetMb: defaultMemoryBudgetMb(), residentMemory: () => process.memoryUsage.rss() } : {};
+  return createPool(options.size ?? defaultPoolSize(), () => workerMember(spawn()), { ...memory, ...options });
+}
+
+/**
+ * 4 GiB, or three quarters of the machine's memory where that is less: a
+ * dense page takes well under 1 GiB to read, so a page past this is
+ * runaway input, ended before the system runs out of memory.
+ */
+export function defaultMemoryBudgetMb(): number {
+  const totalMb = isNode ? process.getBuiltinModule('os').totalmem() / 2 ** 20 : Infinity;
+  return Math.min(4096, Math.floor(totalMb * 0.75));
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Pages that never end, through the public client: a page past the page
- * budget fails its job with ENGINE_TIMEOUT, and a cancel while a page is
+ * budget fails its job with ENGINE_TIMEOUT, a page that takes the process
+ * past the memory budget with ENGINE_OUT_OF_MEMORY, and a cancel while a page is
  * read ends the job at once. Either way the worker reading the page is ended
  * and replaced, and the pool goes on serving the other jobs. The workers
  * here are fakes the real pool (`createPool`) runs as it runs worker threads:
@@ -82,6 +83,27 @@ describe('a page that never ends', () => {
     const reopened = client(createFakePool(), store);
     await reopened.ready;
     expect(await reopened.getJob(stuck.id)).toMatchObject({ status: 'error', errorCode: 'ENGINE_TIMEOUT' });
+  });
+
+  it('past the memory budget, fails its job with ENGINE_OUT_OF_MEMORY, credits back; the next job is served; the job stays failed after a restart', async () => {
+    const store = durableStore();
+    let resident = 0;
+    const { fake, counts, pool } = fakeWorkerPool(1, { hold: ['bomb.png#0'] }, { memoryBudgetMb: 2048, residentMemory: () => resident });
+    const c = client(pool, store);
+    const bomb = await c.createJob({ output: 'musicxml', files: [pngPage('bomb.png')], autoStart: true });
+    await fake.reached('bomb.png#0');
+    resident = 3000 * 2 ** 20;
+    const failed = await until(c, bomb.id, settled);
+    expect(failed).toMatchObject({ status: 'error', errorCode: 'ENGINE_OUT_OF_MEMORY', errorMessage: expect.stringContaining('memoryBudgetMb') });
+    resident = 0;
+    const next = await c.createJob({ output: 'musicxml', files: [pngPage('next.png')], autoStart: true });
+    expect((await until(c, next.id, settled)).status).toBe('done');
+    expect(counts).toEqual({ spawned: 2, ended: 1 });
+    expect((await c.getCapabilities()).remainingCredits).toBe(9);
+    await c.close();
+    const reopened = client(createFakePool(), store);
+    await reopened.ready;
+    expect(await reopened.getJob(bomb.id)).toMatchObject({ status: 'error', errorCode: 'ENGINE_OUT_OF_MEMORY' });
   });
 });
 

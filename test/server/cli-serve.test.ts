@@ -93,8 +93,10 @@ describe('scoresight serve', () => {
     expect((await runCli('serve', '--port', 'http')).code).toBe(2);
     const timeout = await runCli('serve', '--port', '0', '--page-timeout', '0');
     expect([timeout.code, timeout.stderr]).toEqual([2, '--page-timeout takes a number of seconds above 0, not "0".\n']);
+    const budget = await runCli('serve', '--port', '0', '--memory-budget', '1.5G');
+    expect([budget.code, budget.stderr]).toEqual([2, '--memory-budget takes a whole number of MiB above 0, not "1.5G".\n']);
     expect((await runCli('serve', 'extra.pdf')).code).toBe(2);
     expect((await runCli('--help')).stdout).toContain('scoresight serve [--port 8080]');
-    expect((await runCli('--help')).stdout).toContain('[--page-timeout 120]');
+    expect((await runCli('--help')).stdout).toContain('[--page-timeout 120] [--memory-budget <MiB>]');
   });
 });

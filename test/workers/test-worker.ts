@@ -3,8 +3,9 @@
  * `countPages` of a file named `exit` ends the thread, `throw` throws outside
  * any call, `oom` fills the heap, `wait:N` answers 1 after N ms; any other
  * file is counted by the real service. `recognize` of a file named `hang`
- * starts its first page and never ends it; any other file is recognised by
- * the real service.
+ * starts its first page and never ends it, and `hoard:N` starts it, takes N
+ * MiB of WebAssembly memory and never ends it; any other file is recognised
+ * by the real service.
  */
 import { expose } from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
@@ -15,6 +16,8 @@ import { createRecognitionService } from '../../src/workers/recognition-service.
 
 installOmrErrorTransfer();
 const service = createRecognitionService();
+/** Memory a `hoard` call holds on to. */
+const hoard: Uint8Array[] = [];
 
 const api: RecognitionApi = {
   ...service,
@@ -35,8 +38,10 @@ const api: RecognitionApi = {
     return service.countPages(file);
   },
   async recognize(request, events) {
-    if (request.files[0]?.filename !== 'hang') return service.recognize(request, events);
+    const [command, argument] = (request.files[0]?.filename ?? '').split(':');
+    if (command !== 'hang' && command !== 'hoard') return service.recognize(request, events);
     await events.beforePage(0);
+    if (command === 'hoard') hoard.push(new Uint8Array(new WebAssembly.Memory({ initial: Number(argument) * 16 }).buffer).fill(1));
     return new Promise<never>(() => undefined);
   },
 };

@@ -207,6 +207,68 @@ describe('the pool', () => {
     }
   });
 
+  it('ends a worker whose page takes the process past the memory budget with ENGINE_OUT_OF_MEMORY, and serves the next call on a fresh one', { timeout: 30_000 }, async () => {
+    let spawned = 0;
+    const budgetMb = Math.ceil(process.memoryUsage.rss() / 2 ** 20) + 400;
+    const pool = createRecognitionPool({ size: 1, memoryBudgetMb: budgetMb, pageTimeoutMs: 20_000, spawn: () => (spawned++, spawnNodeWorker(testWorker)) });
+    try {
+      const started = Date.now();
+      const outOfMemory = await rejection(pool.recognize({ files: [command('hoard:800')] }));
+      expect([outOfMemory.code, outOfMemory.status]).toEqual(['ENGINE_OUT_OF_MEMORY', 413]);
+      expect(outOfMemory.message).toContain(`past the ${budgetMb} MiB`);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await pool.countPages(melodyPng)).toBe(1);
+      expect(spawned).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('past the memory budget, ends the page that has run longest and leaves the others', async () => {
+    let resident = 100 * 2 ** 20;
+    const members: Array<{ ended: boolean; page: () => void }> = [];
+    const pool = createPool(
+      2,
+      () => {
+        const member = { ended: false, page: () => undefined as void };
+        members.push(member);
+        return {
+          calls: {
+            recognize: (_request, events) =>
+              new Promise((resolve) => {
+                member.page = () => void events.beforePage(0);
+                setTimeout(() => resolve({ pageCount: 1 } as RecognitionOutcome), 1500);
+              }),
+            countPages: async () => 1,
+            renderPage: async () => new Uint8Array(),
+          },
+          onEnd: () => undefined,
+          terminate: () => void (member.ended = true),
+          interruptible: true,
+        } satisfies PoolMember;
+      },
+      { memoryBudgetMb: 1000, residentMemory: () => resident },
+    );
+    try {
+      const first = rejection(pool.recognize({ files: [command('a')] }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = pool.recognize({ files: [command('b')] });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(members.map((m) => m.ended)).toEqual([false, false]);
+      resident = 1200 * 2 ** 20;
+      const error = await first;
+      expect([error.code, error.message]).toEqual([
+        'ENGINE_OUT_OF_MEMORY',
+        'Reading a page took the process to 1200 MiB, past the 1000 MiB recognition may use (memoryBudgetMb), and its recognition was stopped. Check the page is a score of a usual size and resolution, or raise the memory budget.',
+      ]);
+      resident = 100 * 2 ** 20;
+      expect((await second).pageCount).toBe(1);
+      expect(members.map((m) => m.ended)).toEqual([true, false]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('ends the worker of a call whose signal aborts, with the reason given, and goes on with a fresh one', async () => {
     let spawned = 0;
     const pool = createRecognitionPool({ size: 1, spawn: () => (spawned++, spawnNodeWorker(testWorker)) });
