@@ -15,8 +15,8 @@ import { detectFileType, PAGE_TYPES, type FileType } from './file-type.js';
 import { openHeic } from './heic.js';
 import { fileLabel, tooLarge } from './input-error.js';
 import { decodeJpeg } from './jpeg.js';
-import { MAX_FILE_BYTES, MAX_WORKING_PIXELS } from './limits.js';
-import { openPdf } from './pdf.js';
+import { DEFAULT_PDF_DPI, MAX_FILE_BYTES, MAX_WORKING_PIXELS } from './limits.js';
+import { openPdf, type PdfDocument } from './pdf.js';
 import { decodePng } from './png.js';
 import { openTiff } from './tiff.js';
 import { decodeWebp } from './webp.js';
@@ -28,8 +28,14 @@ export interface InputFile {
 }
 
 export interface DecodePagesOptions {
-  /** Resolution PDF pages are rendered at (default 300). */
+  /** Resolution PDF pages are rendered at (default 300), or first rendered at where `pdfResolution` is given. */
   dpi?: number;
+  /**
+   * Chooses the resolution a PDF page is rendered at from its rendering at
+   * `dpi` (recognition: from the staff size it shows); the page is rendered
+   * again at the resolution returned when that differs.
+   */
+  pdfResolution?: (page: Raster, dpi: number) => number;
   /** The pages wanted, as 0-based indices over all files (default every page); the others are never decoded. */
   pages?: ReadonlySet<number>;
   /** Most pixels a yielded page may have (default {@link MAX_WORKING_PIXELS}); larger images are reduced to it. */
@@ -69,6 +75,14 @@ export async function* decodePages(files: readonly InputFile[], options: DecodeP
       index++;
     }
   }
+}
+
+/** A PDF page at `options.dpi`, or rendered again at the resolution `options.pdfResolution` chooses from that. */
+async function renderPdfPage(pdf: PdfDocument, page: number, options: DecodePagesOptions): Promise<Raster> {
+  const first = await pdf.renderPage(page, { dpi: options.dpi });
+  const dpi = options.dpi ?? DEFAULT_PDF_DPI;
+  const chosen = options.pdfResolution?.(first, dpi) ?? dpi;
+  return chosen === dpi ? first : pdf.renderPage(page, { dpi: chosen });
 }
 
 /**
@@ -131,7 +145,7 @@ async function* pagesOf(
     case 'pdf': {
       const pdf = await openPdf(data, { filename });
       try {
-        for (let page = 0; page < pdf.pageCount; page++) yield wanted(page) ? await pdf.renderPage(page, { dpi: options.dpi }) : undefined;
+        for (let page = 0; page < pdf.pageCount; page++) yield wanted(page) ? await renderPdfPage(pdf, page, options) : undefined;
       } finally {
         // Also when the consumer stops early or a page fails.
         await pdf.close();

@@ -14,6 +14,7 @@ import { buildScore } from '../assembly/build-score.js';
 import type { SystemReading } from '../assembly/read-page.js';
 import type { Raster } from '../image/raster.js';
 import { decodePages, type InputFile } from '../input/decode-pages.js';
+import { staffSizedDpi } from '../preparation/render-resolution.js';
 import type { Score } from '../score/model.js';
 import { recognizePage, type PageStage, type PageStages, type PageTextSink } from './recognize-page.js';
 import { applyText } from '../text/apply-text.js';
@@ -24,9 +25,10 @@ import { SYMBOL_MODEL_VERSION } from '../symbols/segment.js';
 
 /** The models a recognised score came from, as written into its MusicXML `<encoding>`. */
 /**
- * PDF pages are rendered for recognition at 200 dpi: printed staff spaces
- * (1.3–2 mm) come out at 10–16 px, above the canonical 12 px the page is
- * rescaled to anyway, at less than half the pixels (and memory) of 300 dpi.
+ * PDF pages are first rendered for recognition at 200 dpi: printed staff
+ * spaces (1.3–2 mm) come out at 10–16 px, near the canonical 12 px the page
+ * is prepared at. A page whose staves come out further from it is rendered
+ * again at the resolution that gives it (`staffSizedDpi`).
  */
 export const RECOGNITION_PDF_DPI = 200;
 
@@ -76,7 +78,9 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
   const text: PageTextSink | undefined = options.readText === false ? undefined : { ocr: openOcr(options.locales?.length ? options.locales : ['en']), pages: [] as PageText[] };
   try {
     const pages = options.pages && new Set(options.pages);
-    for await (const { raster, index: page } of decodePages(files, { dpi: options.dpi ?? RECOGNITION_PDF_DPI, ...(pages ? { pages } : {}) })) {
+    // A resolution asked for is kept; otherwise each PDF page is rendered again where its staff size calls for it.
+    const resolution = options.dpi !== undefined ? { dpi: options.dpi } : { dpi: RECOGNITION_PDF_DPI, pdfResolution: staffSizedDpi };
+    for await (const { raster, index: page } of decodePages(files, { ...resolution, ...(pages ? { pages } : {}) })) {
       if (first) options.onFirstPage?.(raster);
       first = false;
       await options.beforePage?.(page);

@@ -66,6 +66,15 @@ describe('decodePages', () => {
     ]);
   });
 
+  it("renders a PDF page again at the resolution pdfResolution chooses from its first rendering, and only where it differs", async () => {
+    const asked: string[] = [];
+    const sizes: string[] = [];
+    const pdfResolution = (page: { width: number; height: number }, dpi: number) => (asked.push(`${page.width}×${page.height}@${dpi}`), page.width > page.height ? 144 : dpi);
+    for await (const p of decodePages([pdf], { dpi: 72, pdfResolution })) sizes.push(`${p.raster.width}×${p.raster.height}`);
+    expect(asked).toEqual(['72×36@72', '36×72@72', '72×72@72']);
+    expect(sizes).toEqual(['144×72', '36×72', '72×72']);
+  });
+
   it('yields every page of a multi-page TIFF and every image of a HEIF file, in order; a WebP one upright page', async () => {
     expect(await collect([tiff, heic, webp])).toEqual([
       { file: 0, page: 0, size: '160×96×1' },
