@@ -1,9 +1,9 @@
 /**
  * PDF pages rasterised at the resolution their staff size calls for: the
- * committed melody PDF (staff space 1.75 mm: 13.8 px at 200 dpi) and the
- * same staves drawn large or small come back at the resolution that gives
- * the canonical 12 px staff space; a page already near it, and a page with
- * no staves, keep theirs.
+ * committed melody PDF (staff space 1.75 mm: 13.8 px at 200 dpi) keeps
+ * 200 dpi; rendered so small that it would be enlarged, it comes back at
+ * the resolution that gives the canonical 12 px staff space, and rendered
+ * large, at twice that. A page with no staves keeps its resolution.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -38,19 +38,24 @@ function staves(space: number, thickness: number, staffCount = 6): Raster {
 }
 
 describe('staffSizedDpi', () => {
-  it('renders the melody page where its staff space comes out at the canonical one, and keeps that resolution', async () => {
-    const chosen = staffSizedDpi(await rendered(200), 200);
-    expect(chosen).toBeGreaterThan(165);
-    expect(chosen).toBeLessThan(182);
-    expect(staffSizedDpi(await rendered(chosen), chosen)).toBe(chosen);
+  it('keeps 200 dpi for the melody page, and brings it back near 200 dpi from too low or too high a resolution', async () => {
+    expect(staffSizedDpi(await rendered(200), 200)).toBe(200);
+    const fromLow = staffSizedDpi(await rendered(100), 100);
+    expect(fromLow).toBeGreaterThan(165);
+    expect(fromLow).toBeLessThan(182);
+    expect(staffSizedDpi(await rendered(fromLow), fromLow)).toBe(fromLow);
+    const fromHigh = staffSizedDpi(await rendered(400), 400);
+    expect(fromHigh).toBeGreaterThan(330);
+    expect(fromHigh).toBeLessThan(365);
+    expect(staffSizedDpi(await rendered(fromHigh), fromHigh)).toBe(fromHigh);
   });
 
-  it('scales by the staff space measured: large staves down, small ones up, within 72 to 600 dpi', () => {
-    expect(staffSizedDpi(staves(24, 2), 200)).toBe(Math.round((200 * CANONICAL_STAFF_SPACE) / 24));
+  it('renders small staves at the canonical staff space and large ones at twice it, within 72 to 600 dpi', () => {
     expect(staffSizedDpi(staves(8, 1), 200)).toBe(Math.round((200 * CANONICAL_STAFF_SPACE) / 8));
-    expect(staffSizedDpi(staves(60, 4), 200)).toBe(72);
+    expect(staffSizedDpi(staves(36, 3), 200)).toBe(Math.round((200 * 2 * CANONICAL_STAFF_SPACE) / 36));
     expect(staffSizedDpi(staves(5, 1), 300)).toBe(600);
-    expect(staffSizedDpi(staves(12.5, 2), 200)).toBe(200);
+    expect(staffSizedDpi(staves(200, 12, 2), 100)).toBe(72);
+    for (const space of [11, 12.5, 18, 24]) expect(staffSizedDpi(staves(space, 2), 200)).toBe(200);
   });
 
   it('keeps the resolution of a page with no staff to measure', () => {
