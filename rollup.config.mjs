@@ -144,6 +144,7 @@ const ASSETS = [
   ['models/digits.onnx', 'models/digits.onnx'],
   ['models/marks.onnx', 'models/marks.onnx'],
   ['models/dynamics.onnx', 'models/dynamics.onnx'],
+  ['models/pedals.onnx', 'models/pedals.onnx'],
   [`${ortDist}/ort-wasm-simd-threaded.mjs`, 'wasm/ort-wasm-simd-threaded.mjs'],
   [`${ortDist}/ort-wasm-simd-threaded.wasm`, 'wasm/ort-wasm-simd-threaded.wasm'],
   [pkgFile('@jsquash/webp/codec/dec/webp_dec.wasm'), 'wasm/webp_dec.wasm'],

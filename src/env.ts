@@ -18,7 +18,7 @@ export interface ScoreSightEnv {
   /**
    * Base URL (browsers) or file URL (Node) of the `models/` folder. Its default is the folder of the
    * package's own models (in a bundled application, the folder the bundler put them in, under names of its
-   * own); a host that sets it serves `symbols.onnx`, `digits.onnx`, `marks.onnx` and `dynamics.onnx` there under those names.
+   * own); a host that sets it serves `symbols.onnx`, `digits.onnx`, `marks.onnx`, `dynamics.onnx` and `pedals.onnx` there under those names.
    */
   modelBase: string;
   /**
@@ -116,6 +116,7 @@ const SHIPPED_MODELS: Readonly<Record<string, string>> = {
   'digits.onnx': new URL('../models/digits.onnx', import.meta.url).href,
   'marks.onnx': new URL('../models/marks.onnx', import.meta.url).href,
   'dynamics.onnx': new URL('../models/dynamics.onnx', import.meta.url).href,
+  'pedals.onnx': new URL('../models/pedals.onnx', import.meta.url).href,
 };
 
 /** The folder the shipped models sit in: `env.modelBase` until the host sets it. */

@@ -304,9 +304,12 @@ function directionStaff(page: PageText, line: ReadLine, words: string | undefine
   return under && over > 0 && over < next.space * DIRECTION_DISTANCE ? own + 1 : own;
 }
 
-/** Words and dynamics under or over a staff, as directions at the note whose place they start at. */
+/** Lines that become directions: words, dynamics, rehearsal and pedal marks. */
+const DIRECTION_KINDS: ReadonlySet<string> = new Set(['tempo', 'expression', 'dynamics', 'rehearsal', 'pedal']);
+
+/** Words, dynamics and pedal marks under or over a staff, as directions at the note whose place they start at. */
 function applyDirections(events: readonly PageEvent[], page: PageText): void {
-  const lines = page.lines.filter((line) => (line.kind === 'tempo' || line.kind === 'expression' || line.kind === 'dynamics' || line.kind === 'rehearsal') && line.staff !== undefined);
+  const lines = page.lines.filter((line) => DIRECTION_KINDS.has(line.kind) && line.staff !== undefined);
   if (!lines.length) return;
   const byStaff = timedNotes(events);
   for (const line of lines) {
@@ -317,26 +320,34 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     // Rehearsal letters are capitals; the OCR reads a lone C, O or S as either.
     const rehearsal = line.kind === 'rehearsal' ? line.text.trim().toUpperCase() : undefined;
     const dynamics = line.kind === 'dynamics' ? readDynamic(line.text) : undefined;
+    const pedal = line.kind === 'pedal' ? (line.text as 'start' | 'stop') : undefined;
     // Italic words among the dynamics pixels ("cresc.", "dim.") are expression words.
-    const read = rehearsal ? {} : line.kind !== 'dynamics' ? readTempoText(line.text) : dynamics ? {} : { words: readMarkWords(line.text) };
+    const read = rehearsal || pedal ? {} : line.kind !== 'dynamics' ? readTempoText(line.text) : dynamics ? {} : { words: readMarkWords(line.text) };
     const { metronome } = read;
     const words = read.words && correctMusicWords(read.words);
     const jump = words ? jumpOf(words) : undefined;
-    if (!dynamics && !words && !metronome && !rehearsal) continue;
+    if (!dynamics && !words && !metronome && !rehearsal && !pedal) continue;
     const at = directionStaff(page, line, words);
     const target = page.staves[at]!;
     // The first note at or after the text's start, or the last one before it when none follows in reach.
-    const notes = byStaff.get(at) ?? [];
-    const reach = target.space * DIRECTION_REACH;
-    const note = notes.find((n) => n.x0 >= line.x0 - target.space) ?? [...notes].reverse().find((n) => n.x0 < line.x0 && line.x0 - n.x0 < reach);
+    const noteOn = (staff: number) => {
+      const notes = byStaff.get(staff) ?? [];
+      const reach = target.space * DIRECTION_REACH;
+      return notes.find((n) => n.x0 >= line.x0 - target.space) ?? [...notes].reverse().find((n) => n.x0 < line.x0 && line.x0 - n.x0 < reach);
+    };
+    let note = noteOn(at);
     if (!note) continue;
+    // A pedal mark is the instrument's: between two staves of one part (a piano's), it goes with the lower one, where it is written.
+    const lower = pedal ? noteOn(at + 1) : undefined;
+    if (lower && lower.measure === note.measure) note = lower;
     const middle = staffLineY(target, 2, (line.x0 + line.x1) / 2);
     note.measure.directions.push({
       offset: note.onset,
       staff: note.event.staff,
-      placement: (line.y0 + line.y1) / 2 > middle ? 'below' : 'above',
+      placement: pedal || (line.y0 + line.y1) / 2 > middle ? 'below' : 'above',
       ...(rehearsal ? { rehearsal } : {}),
       ...(dynamics ? { dynamics } : {}),
+      ...(pedal ? { pedal } : {}),
       ...(words ? { words } : {}),
       ...(jump ? { jump } : {}),
       // A metronome mark sets the playback tempo, in quarters per minute.

@@ -7,6 +7,9 @@
  * dynamics instead. Training (training/model/export-dynamics.ts) cuts its
  * samples with this same cell, so the model sees what it will be asked about.
  */
+import * as ort from 'onnxruntime-web';
+import { onnxModel, softmaxBest } from '../symbols/onnx-model.js';
+
 
 /** The marks the classifier tells apart, MusicXML element names: `none` (not a dynamic) first. */
 export const DYNAMIC_CLASSES = [
@@ -53,3 +56,45 @@ export function dynamicCell(gray: { width: number; height: number; data: Uint8Ar
   }
   return cell;
 }
+
+/** The box of the ink of `own` inside a box of the page (a word of a line, a part of a mark), or the box itself where it holds none. */
+export function inkBox(labels: Int32Array, width: number, own: ReadonlySet<number>, box: CellBox): CellBox {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let y = Math.floor(box.y0); y < box.y1; y++) {
+    for (let x = Math.floor(box.x0); x < box.x1; x++) {
+      if (!own.has(labels[y * width + x]!)) continue;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x + 1), Math.max(y1, y + 1)];
+    }
+  }
+  return x0 <= x1 ? { x0, y0, x1, y1 } : box;
+}
+
+/**
+ * Runs a cell classifier (`file`, among the shipped models) on the cells of
+ * `cells` (each the ink of its components `own` inside `box`), and gives each
+ * cell's best class index with its probability, in order.
+ */
+export async function classifyCells(
+  file: string,
+  gray: { width: number; height: number; data: Uint8Array },
+  labels: Int32Array,
+  cells: readonly { own: ReadonlySet<number>; box: CellBox }[],
+): Promise<{ index: number; probability: number }[]> {
+  const model = await onnxModel(file);
+  const size = DYNAMIC_CELL_WIDTH * DYNAMIC_CELL_HEIGHT;
+  const read: { index: number; probability: number }[] = [];
+  // A batch at a time: a page's words are hundreds of cells, and the network's first maps are 12 times a cell's size.
+  for (let start = 0; start < cells.length; start += CELL_BATCH) {
+    const batch = cells.slice(start, start + CELL_BATCH);
+    const input = new Float32Array(batch.length * size);
+    batch.forEach(({ own, box }, i) => input.set(dynamicCell(gray, labels, own, box), i * size));
+    const output = await model.run({ image: new ort.Tensor('float32', input, [batch.length, 1, DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH]) });
+    const logits = output.logits!.data as Float32Array;
+    const k = logits.length / batch.length;
+    for (let i = 0; i < batch.length; i++) read.push(softmaxBest(logits.subarray(i * k, (i + 1) * k)));
+  }
+  return read;
+}
+
+/** Cells a classifier reads at once. */
+const CELL_BATCH = 64;

@@ -22,6 +22,7 @@ import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { OcrReader, OcrWord } from './ocr.js';
 import { readDynamicMarks, trustedReading, type DynamicMark } from './read-dynamics.js';
+import { glyphsIn, readPedalMarks, type PedalMark } from './read-pedals.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
 
 export interface ReadLine extends TextBox {
@@ -56,6 +57,9 @@ const REHEARSAL_MARK = /^(?:[A-Z]{1,2}\d{0,2}|\d{1,3})$/i;
 /** Letter height crops are enlarged to, when smaller: measured on the dev set, larger crops read no better and take longer. */
 const TARGET_SIZE = 16;
 
+/** Kinds whose lines may hold pedal marks: text under and between the staves (a row of Ped. marks passes for a lyric line). */
+const PEDAL_KINDS: ReadonlySet<TextKind> = new Set(['tempo', 'expression', 'lyrics', 'other']);
+
 /** Kinds read before segmentation: their lines stand clear of the staves, where the class map changes nothing. */
 const EARLY: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation']);
 
@@ -86,7 +90,8 @@ function glyphKey(line: TextLine): string {
 /** Finds a page's text with its class map and reads every line that goes somewhere, taking `early`'s answers where it can. */
 export async function readPageText(input: TextPageInput & { transform: PageTransform }, ocr: OcrReader, early?: EarlyText): Promise<PageText> {
   const regions = findTextRegions(input, early?.components);
-  const wanted = regions.lines.filter((line) => READ.has(line.kind));
+  const { lines: found, pedals } = await takePedalMarks(input, regions);
+  const wanted = found.filter((line) => READ.has(line.kind));
   const marks = wanted.filter((line) => line.kind === 'dynamics');
   // The words go to the OCR first; the dynamics model reads the marks meanwhile, and what it is unsure of follows them.
   const words = readLines(input.gray, regions, wanted.filter((line) => line.kind !== 'dynamics'), ocr, early);
@@ -101,7 +106,50 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
   const unsure = marks.filter((line) => !sure.some((s) => s.line === line));
   const lines = [...(await words), ...(await readLines(input.gray, regions, unsure, ocr, early))];
   for (const { line, read } of sure) lines.push(...read.map((mark) => markLine(line, mark)));
+  lines.push(...pedals);
   return { page: input.page, transform: input.transform, staves: [...input.staves], lines };
+}
+
+/**
+ * The page's lines with the words the pedal model reads as pedal marks taken
+ * out (a line left with no glyphs is gone), and those marks as lines of their
+ * own. A model that does not load leaves every line as it was.
+ */
+async function takePedalMarks(input: TextPageInput, regions: TextRegions): Promise<{ lines: TextLine[]; pedals: ReadLine[] }> {
+  const candidates = regions.lines.filter((line) => PEDAL_KINDS.has(line.kind) && line.staff !== undefined);
+  const read = await readPedalMarks(
+    input.gray,
+    regions.labels,
+    candidates.map((line) => ({ ...line, space: input.staves[line.staff!]!.space })),
+  ).catch(() => []);
+  const pedals: ReadLine[] = [];
+  const kept = new Map<TextLine, TextLine | undefined>();
+  candidates.forEach((line, i) => {
+    const marks = read[i] ?? [];
+    if (!marks.length) return;
+    pedals.push(...marks.map((mark) => pedalLine(line, mark)));
+    kept.set(line, withoutMarks(line, marks, regions));
+  });
+  const lines = regions.lines.flatMap((line) => (kept.has(line) ? (kept.get(line) ? [kept.get(line)!] : []) : [line]));
+  return { lines, pedals };
+}
+
+/** A line without the glyphs of the pedal marks read off it, or undefined where nothing else is left. */
+function withoutMarks(line: TextLine, marks: readonly PedalMark[], regions: TextRegions): TextLine | undefined {
+  const own = new Set(line.glyphs);
+  const taken = new Set(marks.flatMap((mark) => [...glyphsIn(regions.labels, regions.width, own, mark)]));
+  const glyphs = line.glyphs.filter((g) => !taken.has(g));
+  const spans = line.spans.filter(([a, b]) => !marks.some((mark) => a < mark.x1 && b > mark.x0));
+  if (!glyphs.length || !spans.length) return undefined;
+  return { ...line, glyphs, spans, x0: spans[0]![0], x1: spans[spans.length - 1]![1] };
+}
+
+/** A pedal mark read off a line, as a line of one word: `start` or `stop`, at the model's confidence. */
+function pedalLine(line: TextLine, mark: PedalMark): ReadLine {
+  const box = { x0: mark.x0, y0: mark.y0, x1: mark.x1, y1: mark.y1 };
+  const word = { text: mark.pedal, confidence: Math.round(mark.probability * 100), ...box, symbols: [] };
+  const spans = line.spans.filter(([a, b]) => b > box.x0 && a < box.x1);
+  return { kind: 'pedal', size: line.size, spans, ...box, text: mark.pedal, words: [word], staff: line.staff! };
 }
 
 /** A mark the dynamics model read off a line, as a line of one word: its element name, at the model's confidence. */

@@ -6,10 +6,8 @@
  * of a hairpin painted as dynamics); a reading it is unsure of is left to
  * the OCR.
  */
-import * as ort from 'onnxruntime-web';
 import type { GrayImage } from '../image/gray.js';
-import { onnxModel, softmaxBest } from '../symbols/onnx-model.js';
-import { DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH, DYNAMIC_CLASSES, dynamicCell, type CellBox } from './dynamic-cells.js';
+import { classifyCells, DYNAMIC_CLASSES, inkBox, type CellBox } from './dynamic-cells.js';
 import type { TextLine } from './text-regions.js';
 
 export const DYNAMICS_MODEL_FILE = 'dynamics.onnx';
@@ -48,7 +46,6 @@ export interface DynamicMark extends DynamicReading, CellBox {}
  */
 export async function readDynamicMarks(gray: GrayImage, labels: Int32Array, lines: readonly TextLine[]): Promise<DynamicMark[][]> {
   if (!lines.length) return [];
-  const model = await onnxModel(DYNAMICS_MODEL_FILE);
   // The whole line first, then each split at a gap between its inks into a left and a right part.
   const cells: { own: Set<number>; box: CellBox }[] = [];
   const plans = lines.map((line) => {
@@ -61,17 +58,8 @@ export async function readDynamicMarks(gray: GrayImage, labels: Int32Array, line
     });
     return { whole, splits };
   });
-  const size = DYNAMIC_CELL_WIDTH * DYNAMIC_CELL_HEIGHT;
-  const input = new Float32Array(cells.length * size);
   // A dynamics line's box is its glyphs' (text-regions.ts), as the training's cells are centred on theirs.
-  cells.forEach(({ own, box }, i) => input.set(dynamicCell(gray, labels, own, box), i * size));
-  const output = await model.run({ image: new ort.Tensor('float32', input, [cells.length, 1, DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH]) });
-  const logits = output.logits!.data as Float32Array;
-  const k = DYNAMIC_CLASSES.length;
-  const read = cells.map((_, i): DynamicReading => {
-    const { index, probability } = softmaxBest(logits.subarray(i * k, (i + 1) * k));
-    return { mark: DYNAMIC_CLASSES[index]!, probability };
-  });
+  const read = (await classifyCells(DYNAMICS_MODEL_FILE, gray, labels, cells)).map(({ index, probability }): DynamicReading => ({ mark: DYNAMIC_CLASSES[index]!, probability }));
   return lines.map((line, n) => {
     const { whole, splits } = plans[n]!;
     let chosen: DynamicMark[] = [{ ...read[whole]!, x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1 }];
@@ -86,16 +74,4 @@ export async function readDynamicMarks(gray: GrayImage, labels: Int32Array, line
     }
     return chosen;
   });
-}
-
-/** The box of the ink of `own` inside a box of the page (the part of a line left or right of a gap). */
-function inkBox(labels: Int32Array, width: number, own: ReadonlySet<number>, box: CellBox): CellBox {
-  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (let y = Math.floor(box.y0); y < box.y1; y++) {
-    for (let x = Math.floor(box.x0); x < box.x1; x++) {
-      if (!own.has(labels[y * width + x]!)) continue;
-      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x + 1), Math.max(y1, y + 1)];
-    }
-  }
-  return x0 <= x1 ? { x0, y0, x1, y1 } : box;
 }

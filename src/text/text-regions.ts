@@ -42,6 +42,8 @@ export type TextKind =
   | 'lyrics'
   | 'measureNumber'
   | 'rehearsal'
+  // Never found as such: a word of another line the pedal model reads as a pedal mark (read-pedals.ts).
+  | 'pedal'
   | 'other';
 
 export interface TextBox {

@@ -255,7 +255,7 @@ const sha = (file: string) => createHash('sha256').update(readFileSync(file)).di
 function expectAssetsEmitted(app: string, out: string): void {
   const emitted = new Set(filesIn(out).filter((f) => /\.(onnx|wasm)$/.test(f)).map((f) => sha(join(out, f))));
   const pkg = join(app, 'node_modules/scoresight/dist/bundle');
-  for (const asset of ['models/symbols.onnx', 'models/digits.onnx', 'models/marks.onnx', 'models/dynamics.onnx', 'wasm/ort-wasm-simd-threaded.wasm']) {
+  for (const asset of ['models/symbols.onnx', 'models/digits.onnx', 'models/marks.onnx', 'models/dynamics.onnx', 'models/pedals.onnx', 'wasm/ort-wasm-simd-threaded.wasm']) {
     expect(emitted.has(sha(join(pkg, asset))), `${asset} in the build`).toBe(true);
   }
   expect(emitted.has(sha(join(ROOT, 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wasm'))), 'the WebGPU build of onnxruntime').toBe(false);

@@ -42,7 +42,7 @@ describe('npm pack', () => {
     for (const asset of ['dist/node/cli.js', 'dist/node/recognition-worker.js', 'dist/browser/recognition-worker.js', 'dist/bundle/scoresight.js', 'dist/bundle/recognition-worker.js', 'dist/node/parse-worker.js', 'dist/browser/parse-worker.js', 'dist/bundle/parse-worker.js']) {
       expect(paths).toContain(asset);
     }
-    for (const asset of ['models/symbols.onnx', 'models/digits.onnx', 'models/marks.onnx', 'models/dynamics.onnx', 'wasm/ort-wasm-simd-threaded.wasm', 'wasm/ort-wasm-simd-threaded.mjs', 'wasm/webp_dec.wasm']) {
+    for (const asset of ['models/symbols.onnx', 'models/digits.onnx', 'models/marks.onnx', 'models/dynamics.onnx', 'models/pedals.onnx', 'wasm/ort-wasm-simd-threaded.wasm', 'wasm/ort-wasm-simd-threaded.mjs', 'wasm/webp_dec.wasm']) {
       expect(paths).toContain(`dist/bundle/${asset}`);
     }
   });
@@ -65,6 +65,7 @@ describe('npm pack', () => {
     expect(paths).toContain(`${folder}/digits.onnx`);
     expect(paths).toContain(`${folder}/marks.onnx`);
     expect(paths).toContain(`${folder}/dynamics.onnx`);
+    expect(paths).toContain(`${folder}/pedals.onnx`);
   });
 
   it('stays within its size budgets', () => {

@@ -53,7 +53,7 @@ const KINDS = new Set([
   'system', 'measure', 'staff', 'barLine', 'note', 'chord', 'rest', 'mRest', 'multiRest', 'clef', 'keySig', 'meterSig',
   'beam', 'stem', 'flag', 'dots', 'accid', 'tie', 'slur', 'tuplet', 'verse', 'syl', 'dynam', 'dir', 'tempo', 'artic',
   'fermata', 'ending', 'grpSym', 'label', 'labelAbbr', 'pgHead', 'mNum', 'ledgerLines', 'hairpin', 'keyAccid', 'fing',
-  'trill', 'mordent', 'turn',
+  'trill', 'mordent', 'turn', 'pedal',
 ]);
 
 const DRAWN = new Set(['use', 'path', 'polygon', 'polyline', 'rect', 'ellipse', 'circle', 'line', 'text', 'tspan']);

@@ -21,13 +21,14 @@
  * `<out>.json` describing it, read by train_dynamics.py.
  */
 import { openCellFile } from './cell-file.js';
+import { componentsIn, measureOf, unionBox } from './labelled-cells.js';
 import { parseArgs } from 'node:util';
 import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
 import { toPreparedPoint } from '../../src/reading/page-transform.js';
 import { add, compare, ZERO, type Fraction } from '../../src/score/fraction.js';
 import type { Box, Score } from '../../src/score/model.js';
 import { DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH, DYNAMIC_CLASSES, dynamicCell, type CellBox } from '../../src/text/dynamic-cells.js';
-import { labelInk, type InkComponents } from '../../src/text/text-regions.js';
+import { labelInk } from '../../src/text/text-regions.js';
 import { createRng, type Rng } from '../data/prng.js';
 import { generateRandomScore } from '../data/random-score.js';
 import { renderPages, VEROVIO_FONTS, type RenderedPage } from '../data/render-pages.js';
@@ -113,41 +114,6 @@ async function main(): Promise<void> {
   }
   const perClass = file.close(pagesDone, Number(values.seed));
   console.log(`${file.count()} cells from ${pagesDone} pages → ${values.out}`, perClass);
-}
-
-/** The measure index a labelled box stands in: the measure across its centre, of the system nearest it. */
-function measureOf(page: RenderedPage, box: Box): number | undefined {
-  const cx = box.x + box.width / 2;
-  const cy = box.y + box.height / 2;
-  const { systems, measures } = page.labels;
-  let system = -1;
-  let best = Infinity;
-  systems.forEach((s, i) => {
-    const d = cy < s.bbox.y ? s.bbox.y - cy : cy > s.bbox.y + s.bbox.height ? cy - s.bbox.y - s.bbox.height : 0;
-    if (d < best) {
-      best = d;
-      system = i;
-    }
-  });
-  return measures.find((m) => m.system === system && cx >= m.bbox.x && cx < m.bbox.x + m.bbox.width)?.index;
-}
-
-/** The ink components no larger than a box of the prepared page whose centres lie inside it of the prepared page, left to right. */
-function componentsIn(components: InkComponents, box: CellBox, slack: number): number[] {
-  const found: number[] = [];
-  components.boxes.forEach((b, label) => {
-    if (label === 0) return;
-    const cx = (b.x0 + b.x1) / 2;
-    const cy = (b.y0 + b.y1) / 2;
-    const fits = b.x1 - b.x0 <= box.x1 - box.x0 + 2 * slack && b.y1 - b.y0 <= box.y1 - box.y0 + 2 * slack;
-    if (fits && cx >= box.x0 - slack && cx <= box.x1 + slack && cy >= box.y0 - slack && cy <= box.y1 + slack) found.push(label);
-  });
-  return found.sort((a, b) => components.boxes[a]!.x0 - components.boxes[b]!.x0);
-}
-
-function unionBox(components: InkComponents, labels: readonly number[]): CellBox {
-  const boxes = labels.map((l) => components.boxes[l]!);
-  return { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
 }
 
 function samplePage(page: RenderedPage, marks: Map<number, string>, rng: Rng, write: (label: number, cell: Float32Array) => void): void {
