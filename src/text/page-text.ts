@@ -90,11 +90,13 @@ function glyphKey(line: TextLine): string {
 /** Finds a page's text with its class map and reads every line that goes somewhere, taking `early`'s answers where it can. */
 export async function readPageText(input: TextPageInput & { transform: PageTransform }, ocr: OcrReader, early?: EarlyText): Promise<PageText> {
   const regions = findTextRegions(input, early?.components);
-  const { lines: found, pedals } = await takePedalMarks(input, regions);
-  const wanted = found.filter((line) => READ.has(line.kind));
-  const marks = wanted.filter((line) => line.kind === 'dynamics');
-  // The words go to the OCR first; the dynamics model reads the marks meanwhile, and what it is unsure of follows them.
-  const words = readLines(input.gray, regions, wanted.filter((line) => line.kind !== 'dynamics'), ocr, early);
+  const mayHoldPedals = (line: TextLine) => PEDAL_KINDS.has(line.kind) && line.staff !== undefined;
+  const marks = regions.lines.filter((line) => line.kind === 'dynamics');
+  // The words go to the OCR first: those by the staves once the pedal model has taken its marks out of
+  // them. The dynamics model reads the marks meanwhile, and what it is unsure of follows them.
+  const first = readLines(input.gray, regions, regions.lines.filter((line) => READ.has(line.kind) && line.kind !== 'dynamics' && !mayHoldPedals(line)), ocr, early);
+  const { lines: byStaves, pedals } = await takePedalMarks(input, regions, regions.lines.filter(mayHoldPedals));
+  const then = readLines(input.gray, regions, byStaves.filter((line) => READ.has(line.kind)), ocr, early);
   // A model that does not load leaves every mark to the OCR, as text is an extra that never fails a page.
   const readings = await readDynamicMarks(input.gray, regions.labels, marks).catch(() => []);
   // What the model calls none, or a mark too rare to trust, goes to the OCR too: italic words ("cresc.",
@@ -104,19 +106,19 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
     return trustedReading(read) ? [{ line, read }] : [];
   });
   const unsure = marks.filter((line) => !sure.some((s) => s.line === line));
-  const lines = [...(await words), ...(await readLines(input.gray, regions, unsure, ocr, early))];
+  const lines = [...(await first), ...(await then), ...(await readLines(input.gray, regions, unsure, ocr, early))];
   for (const { line, read } of sure) lines.push(...read.map((mark) => markLine(line, mark)));
   lines.push(...pedals);
   return { page: input.page, transform: input.transform, staves: [...input.staves], lines };
 }
 
 /**
- * The page's lines with the words the pedal model reads as pedal marks taken
- * out (a line left with no glyphs is gone), and those marks as lines of their
- * own. A model that does not load leaves every line as it was.
+ * The lines by the staves (`candidates`) with the words the pedal model reads
+ * as pedal marks taken out (a line left with no glyphs is gone), and those
+ * marks as lines of their own. A model that does not load leaves every line
+ * as it was.
  */
-async function takePedalMarks(input: TextPageInput, regions: TextRegions): Promise<{ lines: TextLine[]; pedals: ReadLine[] }> {
-  const candidates = regions.lines.filter((line) => PEDAL_KINDS.has(line.kind) && line.staff !== undefined);
+async function takePedalMarks(input: TextPageInput, regions: TextRegions, candidates: readonly TextLine[]): Promise<{ lines: TextLine[]; pedals: ReadLine[] }> {
   const read = await readPedalMarks(
     input.gray,
     regions.labels,
@@ -130,7 +132,7 @@ async function takePedalMarks(input: TextPageInput, regions: TextRegions): Promi
     pedals.push(...marks.map((mark) => pedalLine(line, mark)));
     kept.set(line, withoutMarks(line, marks, regions));
   });
-  const lines = regions.lines.flatMap((line) => (kept.has(line) ? (kept.get(line) ? [kept.get(line)!] : []) : [line]));
+  const lines = candidates.flatMap((line) => (kept.has(line) ? (kept.get(line) ? [kept.get(line)!] : []) : [line]));
   return { lines, pedals };
 }
 
