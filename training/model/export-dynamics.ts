@@ -20,18 +20,15 @@
  * bytes, 0 ink … 255 paper)`, label = index into DYNAMIC_CLASSES, with
  * `<out>.json` describing it, read by train_dynamics.py.
  */
-import { openCellFile } from './cell-file.js';
-import { componentsIn, measureOf, unionBox } from './labelled-cells.js';
-import { parseArgs } from 'node:util';
+import { componentsIn, exportCells, measureOf, unionBox } from './labelled-cells.js';
 import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
 import { toPreparedPoint } from '../../src/reading/page-transform.js';
 import { add, compare, ZERO, type Fraction } from '../../src/score/fraction.js';
 import type { Box, Score } from '../../src/score/model.js';
-import { DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH, DYNAMIC_CLASSES, dynamicCell, type CellBox } from '../../src/text/dynamic-cells.js';
+import { DYNAMIC_CLASSES, dynamicCell, type CellBox } from '../../src/text/dynamic-cells.js';
 import { labelInk } from '../../src/text/text-regions.js';
-import { createRng, type Rng } from '../data/prng.js';
-import { generateRandomScore } from '../data/random-score.js';
-import { renderPages, VEROVIO_FONTS, type RenderedPage } from '../data/render-pages.js';
+import type { Rng } from '../data/prng.js';
+import type { RenderedPage } from '../data/render-pages.js';
 
 /** Label kinds whose letters make negatives. */
 const NEGATIVE_KINDS = new Set(['dir', 'tempo', 'syl', 'mNum', 'fing', 'tuplet', 'hairpin', 'accid', 'rest', 'flag', 'tie', 'clef', 'keySig', 'meterSig']);
@@ -83,38 +80,6 @@ function redrawDynamics(score: Score, rng: Rng): Map<number, string> {
   return marks;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      pages: { type: 'string', default: '150' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: '/tmp/dynamics/dynamics.bin' },
-    },
-  });
-  const rng = createRng(Number(values.seed));
-  const file = openCellFile(values.out!, DYNAMIC_CLASSES, DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH);
-  const write = file.write;
-  let pagesDone = 0;
-  for (let n = 0; pagesDone < Number(values.pages); n++) {
-    const scoreRng = rng.fork();
-    const score = generateRandomScore(rng.int(1, 1e9), { staves: scoreRng.int(1, 4), measures: scoreRng.int(8, 20) });
-    const marks = redrawDynamics(score, scoreRng);
-    const pages = await renderPages(score, {
-      font: VEROVIO_FONTS[n % VEROVIO_FONTS.length]!,
-      pageWidth: scoreRng.int(1800, 2400),
-      pageHeight: 2970,
-      staffSpacePx: scoreRng.int(10, 26),
-      hideEmptyStaves: false,
-    });
-    for (const page of pages) {
-      samplePage(page, marks, scoreRng, write);
-      if (++pagesDone >= Number(values.pages)) break;
-    }
-    if (n % 10 === 9) console.log(`${pagesDone} pages, ${file.count()} cells`);
-  }
-  const perClass = file.close(pagesDone, Number(values.seed));
-  console.log(`${file.count()} cells from ${pagesDone} pages → ${values.out}`, perClass);
-}
 
 function samplePage(page: RenderedPage, marks: Map<number, string>, rng: Rng, write: (label: number, cell: Float32Array) => void): void {
   const prepared = preparePage(page.image);
@@ -150,4 +115,4 @@ function samplePage(page: RenderedPage, marks: Map<number, string>, rng: Rng, wr
   }
 }
 
-await main();
+await exportCells({ defaultOut: '/tmp/dynamics/dynamics.bin', classes: DYNAMIC_CLASSES, maxStaves: 4, draw: redrawDynamics, sample: samplePage });

@@ -22,20 +22,17 @@
  * bytes, 0 ink … 255 paper)`, label = index into PEDAL_CLASSES, with
  * `<out>.json` describing it, read by train_pedals.py.
  */
-import { parseArgs } from 'node:util';
 import { CANONICAL_STAFF_SPACE, preparePage, transformLabels } from '../../src/preparation/prepare-page.js';
 import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
 import { toPreparedPoint } from '../../src/reading/page-transform.js';
 import { add, compare, ZERO, type Fraction } from '../../src/score/fraction.js';
 import type { Box, Score } from '../../src/score/model.js';
-import { DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH, DYNAMIC_CLASSES, dynamicCell, type CellBox } from '../../src/text/dynamic-cells.js';
+import { DYNAMIC_CLASSES, dynamicCell, type CellBox } from '../../src/text/dynamic-cells.js';
 import { PEDAL_CLASSES, WORD_GAP } from '../../src/text/read-pedals.js';
 import { labelInk, type InkComponents } from '../../src/text/text-regions.js';
-import { createRng, type Rng } from '../data/prng.js';
-import { generateRandomScore } from '../data/random-score.js';
-import { renderPages, VEROVIO_FONTS, type RenderedPage } from '../data/render-pages.js';
-import { openCellFile } from './cell-file.js';
-import { componentsIn, measureOf, unionBox } from './labelled-cells.js';
+import type { Rng } from '../data/prng.js';
+import type { RenderedPage } from '../data/render-pages.js';
+import { componentsIn, exportCells, measureOf, unionBox } from './labelled-cells.js';
 
 /** Label kinds whose letters make negatives. */
 const NEGATIVE_KINDS = new Set(['dir', 'tempo', 'syl', 'mNum', 'fing', 'tuplet', 'dynam', 'hairpin', 'accid', 'rest', 'flag', 'tie', 'clef', 'keySig', 'meterSig']);
@@ -97,37 +94,6 @@ function drawPedals(score: Score, rng: Rng): Map<number, 'start' | 'stop'> {
   return marks;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      pages: { type: 'string', default: '150' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: '/tmp/pedals/pedals.bin' },
-    },
-  });
-  const rng = createRng(Number(values.seed));
-  const file = openCellFile(values.out!, PEDAL_CLASSES, DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH);
-  let pagesDone = 0;
-  for (let n = 0; pagesDone < Number(values.pages); n++) {
-    const scoreRng = rng.fork();
-    const score = generateRandomScore(rng.int(1, 1e9), { staves: scoreRng.int(1, 3), measures: scoreRng.int(8, 20) });
-    const marks = drawPedals(score, scoreRng);
-    const pages = await renderPages(score, {
-      font: VEROVIO_FONTS[n % VEROVIO_FONTS.length]!,
-      pageWidth: scoreRng.int(1800, 2400),
-      pageHeight: 2970,
-      staffSpacePx: scoreRng.int(10, 26),
-      hideEmptyStaves: false,
-    });
-    for (const page of pages) {
-      samplePage(page, marks, scoreRng, file.write);
-      if (++pagesDone >= Number(values.pages)) break;
-    }
-    if (n % 10 === 9) console.log(`${pagesDone} pages, ${file.count()} cells`);
-  }
-  const perClass = file.close(pagesDone, Number(values.seed));
-  console.log(`${file.count()} cells from ${pagesDone} pages → ${values.out}`, perClass);
-}
 
 function samplePage(page: RenderedPage, marks: Map<number, 'start' | 'stop'>, rng: Rng, write: (label: number, cell: Float32Array) => void): void {
   const prepared = preparePage(page.image);
@@ -204,4 +170,4 @@ function overlaps(a: CellBox, b: CellBox): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
-await main();
+await exportCells({ defaultOut: '/tmp/pedals/pedals.bin', classes: PEDAL_CLASSES, maxStaves: 3, draw: drawPedals, sample: samplePage });

@@ -1,12 +1,63 @@
 /**
  * What the cell exporters (export-dynamics.ts, export-pedals.ts) share: the
+ * loop that engraves random scores and cuts cells from their pages, the
  * measure a labelled box of an engraved page stands in, and the prepared
  * page's ink components inside a labelled box.
  */
-import type { Box } from '../../src/score/model.js';
-import type { CellBox } from '../../src/text/dynamic-cells.js';
+import { parseArgs } from 'node:util';
+import type { Box, Score } from '../../src/score/model.js';
+import { DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH, type CellBox } from '../../src/text/dynamic-cells.js';
 import type { InkComponents } from '../../src/text/text-regions.js';
-import type { RenderedPage } from '../data/render-pages.js';
+import { createRng, type Rng } from '../data/prng.js';
+import { generateRandomScore } from '../data/random-score.js';
+import { renderPages, VEROVIO_FONTS, type RenderedPage } from '../data/render-pages.js';
+import { openCellFile } from './cell-file.js';
+
+/** An exporter of cells of the dynamics' size: what it marks each random score with, and how it cuts a page's cells. */
+export interface CellExporter<Marks> {
+  defaultOut: string;
+  classes: readonly string[];
+  /** Most staves a score has (one at least). */
+  maxStaves: number;
+  draw(score: Score, rng: Rng): Marks;
+  sample(page: RenderedPage, marks: Marks, rng: Rng, write: (label: number, cell: Float32Array) => void): void;
+}
+
+/**
+ * Engraves random scores (8 to 20 measures) by Verovio, in its fonts in turn and a staff size drawn from the
+ * seed, until `--pages` pages are cut into `--out`; prints the cells per class.
+ */
+export async function exportCells<Marks>(exporter: CellExporter<Marks>): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string', default: '150' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string', default: exporter.defaultOut },
+    },
+  });
+  const rng = createRng(Number(values.seed));
+  const file = openCellFile(values.out!, exporter.classes, DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH);
+  let pagesDone = 0;
+  for (let n = 0; pagesDone < Number(values.pages); n++) {
+    const scoreRng = rng.fork();
+    const score = generateRandomScore(rng.int(1, 1e9), { staves: scoreRng.int(1, exporter.maxStaves), measures: scoreRng.int(8, 20) });
+    const marks = exporter.draw(score, scoreRng);
+    const pages = await renderPages(score, {
+      font: VEROVIO_FONTS[n % VEROVIO_FONTS.length]!,
+      pageWidth: scoreRng.int(1800, 2400),
+      pageHeight: 2970,
+      staffSpacePx: scoreRng.int(10, 26),
+      hideEmptyStaves: false,
+    });
+    for (const page of pages) {
+      exporter.sample(page, marks, scoreRng, file.write);
+      if (++pagesDone >= Number(values.pages)) break;
+    }
+    if (n % 10 === 9) console.log(`${pagesDone} pages, ${file.count()} cells`);
+  }
+  const perClass = file.close(pagesDone, Number(values.seed));
+  console.log(`${file.count()} cells from ${pagesDone} pages → ${values.out}`, perClass);
+}
 
 /** The measure index a labelled box stands in: the measure across its centre, of the system nearest it. */
 export function measureOf(page: RenderedPage, box: Box): number | undefined {
