@@ -55,6 +55,37 @@ describe('directions from the dynamics pixels', () => {
   });
 });
 
+describe('pedal marks', () => {
+  const LOWER: Staff = { ...STAFF, lines: [0, 1, 2, 3, 4].map((l) => [200 + l * SPACE, 200 + l * SPACE]) };
+  /** A pedal line read as `pedal` at x 196, with its top at `y`, found for page staff `staff`. */
+  function pedalLine(pedal: 'start' | 'stop', y: number, staff: number): ReadLine {
+    const box = { x0: 196, y0: y, x1: 230, y1: y + 14 };
+    return { kind: 'pedal', size: 14, spans: [[box.x0, box.x1]], ...box, text: pedal, words: [{ text: pedal, confidence: 95, ...box, symbols: [] }], staff };
+  }
+  /** One piano part: a quarter note on each of its two staves at x 200. */
+  function piano(): Score {
+    const s = score();
+    const part = s.parts[0]!;
+    part.staves = 2;
+    const measure = part.measures[0]!;
+    const evidence = { page: 0, box: { x: 200, y: 218, width: 14, height: 12 }, confidence: 1 };
+    measure.voices.push({ id: '5', events: [{ kind: 'note', duration: { n: 1, d: 1 }, type: 'quarter', dots: 0, staff: 2, notes: [{ pitch: { step: 'D', alter: 0, octave: 3 }, evidence }], lyrics: [], evidence }] });
+    return s;
+  }
+
+  it("goes with a piano's lower staff from between its two staves, below", () => {
+    const s = piano();
+    applyText(s, [{ ...page([pedalLine('start', 165, 0)]), staves: [STAFF, LOWER] }]);
+    expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ pedal: 'start', staff: 2, placement: 'below' }]);
+  });
+
+  it('stays with a lone staff, below it', () => {
+    const s = score();
+    applyText(s, [page([pedalLine('stop', 165, 0)])]);
+    expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ pedal: 'stop', staff: 1, placement: 'below' }]);
+  });
+});
+
 describe('measure numbers from the page', () => {
   /** Three one-measure systems of one staff each, at y 100, 300 and 500, whose first events stand at x 200. */
   function systems(tops: readonly number[] = [100, 300, 500]): { score: Score; staves: Staff[] } {
