@@ -20,13 +20,11 @@
  * bytes, 0 ink … 255 paper)`, label = index into DYNAMIC_CLASSES, with
  * `<out>.json` describing it, read by train_dynamics.py.
  */
-import { componentsIn, exportCells, measureOf, unionBox } from './labelled-cells.js';
-import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
-import { toPreparedPoint } from '../../src/reading/page-transform.js';
+import { componentsIn, exportCells, measureOf, preparedPage, unionBox } from './labelled-cells.js';
+import { CANONICAL_STAFF_SPACE } from '../../src/preparation/prepare-page.js';
 import { add, compare, ZERO, type Fraction } from '../../src/score/fraction.js';
-import type { Box, Score } from '../../src/score/model.js';
-import { DYNAMIC_CLASSES, dynamicCell, type CellBox } from '../../src/text/dynamic-cells.js';
-import { labelInk } from '../../src/text/text-regions.js';
+import type { Score } from '../../src/score/model.js';
+import { DYNAMIC_CLASSES, dynamicCell } from '../../src/text/dynamic-cells.js';
 import type { Rng } from '../data/prng.js';
 import type { RenderedPage } from '../data/render-pages.js';
 
@@ -80,16 +78,8 @@ function redrawDynamics(score: Score, rng: Rng): Map<number, string> {
   return marks;
 }
 
-
 function samplePage(page: RenderedPage, marks: Map<number, string>, rng: Rng, write: (label: number, cell: Float32Array) => void): void {
-  const prepared = preparePage(page.image);
-  const t = prepared.transform;
-  const toPrepared = (b: Box): CellBox => {
-    const [x0, y0] = toPreparedPoint(t, b.x, b.y);
-    const [x1, y1] = toPreparedPoint(t, b.x + b.width, b.y + b.height);
-    return { x0, y0, x1, y1 };
-  };
-  const components = labelInk(prepared.ink);
+  const { prepared, components, toPrepared } = preparedPage(page);
   const slack = CANONICAL_STAFF_SPACE * BOX_SLACK;
   let positives = 0;
   for (const s of page.labels.symbols) {

@@ -25,19 +25,17 @@
  * 0 ink … 255 paper)`, label = index into MARK_CLASSES, with `<out>.json`
  * describing it, read by train_marks.py.
  */
-import { openCellFile } from './cell-file.js';
-import { parseArgs } from 'node:util';
+import { exportCells } from './labelled-cells.js';
 import { CANONICAL_STAFF_SPACE, preparePage } from '../../src/preparation/prepare-page.js';
 import { toPreparedPoint } from '../../src/reading/page-transform.js';
 import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
 import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from '../../src/symbols/mark-cells.js';
 import type { MarkKind } from '../../src/reading/mark-kinds.js';
 import type { Box } from '../../src/score/model.js';
-import { createRng, type Rng } from '../data/prng.js';
-import { generateRandomScore } from '../data/random-score.js';
+import type { Rng } from '../data/prng.js';
 import { decorateMarks, decorateTremolos } from '../data/random-marks.js';
 import { connectedComponents } from '../../src/image/connected-components.js';
-import { renderPages, VEROVIO_FONTS, type SymbolLabel } from '../data/render-pages.js';
+import type { renderPages, SymbolLabel } from '../data/render-pages.js';
 
 /** Verovio's `artic` values → mark kinds. */
 const ARTIC: Record<string, MarkKind> = {
@@ -101,39 +99,6 @@ const COMPONENT_JOIN = 0.35;
 const CANDIDATE_MAX_WIDTH = 3.5;
 const CANDIDATE_MAX_HEIGHT = 2.5;
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      pages: { type: 'string', default: '100' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: '/tmp/marks/marks.bin' },
-    },
-  });
-  const rng = createRng(Number(values.seed));
-  const file = openCellFile(values.out!, MARK_CLASSES, MARK_CELL_HEIGHT, MARK_CELL_WIDTH);
-  const write = file.write;
-  let pagesDone = 0;
-  for (let n = 0; pagesDone < Number(values.pages); n++) {
-    const scoreRng = rng.fork();
-    const score = generateRandomScore(rng.int(1, 1e9), { staves: scoreRng.int(1, 4), measures: scoreRng.int(8, 20) });
-    decorateMarks(score, scoreRng, scoreRng.range(0.3, 0.6));
-    decorateTremolos(score, scoreRng, TREMOLO_SHARE);
-    const pages = await renderPages(score, {
-      font: VEROVIO_FONTS[n % VEROVIO_FONTS.length]!,
-      pageWidth: scoreRng.int(1800, 2400),
-      pageHeight: 2970,
-      staffSpacePx: scoreRng.int(10, 26),
-      hideEmptyStaves: false,
-    });
-    for (const page of pages) {
-      samplePage(page, scoreRng, write);
-      if (++pagesDone >= Number(values.pages)) break;
-    }
-    if (n % 10 === 9) console.log(`${pagesDone} pages, ${file.count()} cells`);
-  }
-  const perClass = file.close(pagesDone, Number(values.seed));
-  console.log(`${file.count()} cells from ${pagesDone} pages → ${values.out}`, perClass);
-}
 
 function samplePage(page: Awaited<ReturnType<typeof renderPages>>[number], rng: Rng, write: (label: number, cell: Float32Array) => void): void {
   const prepared = preparePage(page.image);
@@ -239,4 +204,16 @@ function inkIn(ink: { width: number; height: number; data: Uint8Array }, box: Bo
   return found.length ? found[rng.int(0, found.length - 1)] : undefined;
 }
 
-await main();
+await exportCells({
+  defaultOut: '/tmp/marks/marks.bin',
+  defaultPages: 100,
+  classes: MARK_CLASSES,
+  cellHeight: MARK_CELL_HEIGHT,
+  cellWidth: MARK_CELL_WIDTH,
+  maxStaves: 4,
+  draw: (score, rng) => {
+    decorateMarks(score, rng, rng.range(0.3, 0.6));
+    decorateTremolos(score, rng, TREMOLO_SHARE);
+  },
+  sample: (page, _marks, rng, write) => samplePage(page, rng, write),
+});

@@ -22,17 +22,16 @@
  * bytes, 0 ink … 255 paper)`, label = index into PEDAL_CLASSES, with
  * `<out>.json` describing it, read by train_pedals.py.
  */
-import { CANONICAL_STAFF_SPACE, preparePage, transformLabels } from '../../src/preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, transformLabels } from '../../src/preparation/prepare-page.js';
 import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
-import { toPreparedPoint } from '../../src/reading/page-transform.js';
 import { add, compare, ZERO, type Fraction } from '../../src/score/fraction.js';
-import type { Box, Score } from '../../src/score/model.js';
+import type { Score } from '../../src/score/model.js';
 import { DYNAMIC_CLASSES, dynamicCell, type CellBox } from '../../src/text/dynamic-cells.js';
 import { PEDAL_CLASSES, WORD_GAP } from '../../src/text/read-pedals.js';
-import { labelInk, type InkComponents } from '../../src/text/text-regions.js';
+import type { InkComponents } from '../../src/text/text-regions.js';
 import type { Rng } from '../data/prng.js';
 import type { RenderedPage } from '../data/render-pages.js';
-import { componentsIn, exportCells, measureOf, unionBox } from './labelled-cells.js';
+import { componentsIn, exportCells, measureOf, preparedPage, unionBox } from './labelled-cells.js';
 
 /** Label kinds whose letters make negatives. */
 const NEGATIVE_KINDS = new Set(['dir', 'tempo', 'syl', 'mNum', 'fing', 'tuplet', 'dynam', 'hairpin', 'accid', 'rest', 'flag', 'tie', 'clef', 'keySig', 'meterSig']);
@@ -94,16 +93,8 @@ function drawPedals(score: Score, rng: Rng): Map<number, 'start' | 'stop'> {
   return marks;
 }
 
-
 function samplePage(page: RenderedPage, marks: Map<number, 'start' | 'stop'>, rng: Rng, write: (label: number, cell: Float32Array) => void): void {
-  const prepared = preparePage(page.image);
-  const t = prepared.transform;
-  const toPrepared = (b: Box): CellBox => {
-    const [x0, y0] = toPreparedPoint(t, b.x, b.y);
-    const [x1, y1] = toPreparedPoint(t, b.x + b.width, b.y + b.height);
-    return { x0, y0, x1, y1 };
-  };
-  const components = labelInk(prepared.ink);
+  const { prepared, components, toPrepared } = preparedPage(page);
   const slack = CANONICAL_STAFF_SPACE * BOX_SLACK;
   const cell = (own: number[]) => dynamicCell(prepared.gray, components.labels, new Set(own), unionBox(components, own));
   let positives = 0;
@@ -118,7 +109,7 @@ function samplePage(page: RenderedPage, marks: Map<number, 'start' | 'stop'>, rn
     positives++;
   }
   // Verovio gives text no boxes: the words are the text-class ink of the page's mask, grouped as the engine groups them.
-  const mask = transformLabels({ width: page.mask.width, height: page.mask.height, data: page.mask.data }, t);
+  const mask = transformLabels({ width: page.mask.width, height: page.mask.height, data: page.mask.data }, prepared.transform);
   const pedalBoxes = page.labels.symbols.filter((s) => s.kind === 'pedal').map((s) => toPrepared(s.bbox));
   const words = textWords(components, mask.data, slack).filter((word) => !pedalBoxes.some((b) => overlaps(unionBox(components, word), b)));
   const others = page.labels.symbols.filter((s) => NEGATIVE_KINDS.has(s.kind));

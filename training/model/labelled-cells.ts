@@ -7,16 +7,23 @@
 import { parseArgs } from 'node:util';
 import type { Box, Score } from '../../src/score/model.js';
 import { DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH, type CellBox } from '../../src/text/dynamic-cells.js';
-import type { InkComponents } from '../../src/text/text-regions.js';
+import { labelInk, type InkComponents } from '../../src/text/text-regions.js';
+import { preparePage, type PreparedPage } from '../../src/preparation/prepare-page.js';
+import { toPreparedPoint } from '../../src/reading/page-transform.js';
 import { createRng, type Rng } from '../data/prng.js';
 import { generateRandomScore } from '../data/random-score.js';
 import { renderPages, VEROVIO_FONTS, type RenderedPage } from '../data/render-pages.js';
 import { openCellFile } from './cell-file.js';
 
-/** An exporter of cells of the dynamics' size: what it marks each random score with, and how it cuts a page's cells. */
+/** An exporter of cells: what it marks each random score with, and how it cuts a page's cells. */
 export interface CellExporter<Marks> {
   defaultOut: string;
   classes: readonly string[];
+  /** The cell's size in pixels; default the dynamics' cell. */
+  cellHeight?: number;
+  cellWidth?: number;
+  /** Pages cut when `--pages` is not given; default 150. */
+  defaultPages?: number;
   /** Most staves a score has (one at least). */
   maxStaves: number;
   draw(score: Score, rng: Rng): Marks;
@@ -30,13 +37,13 @@ export interface CellExporter<Marks> {
 export async function exportCells<Marks>(exporter: CellExporter<Marks>): Promise<void> {
   const { values } = parseArgs({
     options: {
-      pages: { type: 'string', default: '150' },
+      pages: { type: 'string', default: String(exporter.defaultPages ?? 150) },
       seed: { type: 'string', default: '1' },
       out: { type: 'string', default: exporter.defaultOut },
     },
   });
   const rng = createRng(Number(values.seed));
-  const file = openCellFile(values.out!, exporter.classes, DYNAMIC_CELL_HEIGHT, DYNAMIC_CELL_WIDTH);
+  const file = openCellFile(values.out!, exporter.classes, exporter.cellHeight ?? DYNAMIC_CELL_HEIGHT, exporter.cellWidth ?? DYNAMIC_CELL_WIDTH);
   let pagesDone = 0;
   for (let n = 0; pagesDone < Number(values.pages); n++) {
     const scoreRng = rng.fork();
@@ -92,4 +99,16 @@ export function componentsIn(components: InkComponents, box: CellBox, slack: num
 export function unionBox(components: InkComponents, labels: readonly number[]): CellBox {
   const boxes = labels.map((l) => components.boxes[l]!);
   return { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+}
+
+/** A rendered page prepared as recognition prepares it, its ink components, and labelled boxes carried onto it. */
+export function preparedPage(page: RenderedPage): { prepared: PreparedPage; components: InkComponents; toPrepared: (b: Box) => CellBox } {
+  const prepared = preparePage(page.image);
+  const t = prepared.transform;
+  const toPrepared = (b: Box): CellBox => {
+    const [x0, y0] = toPreparedPoint(t, b.x, b.y);
+    const [x1, y1] = toPreparedPoint(t, b.x + b.width, b.y + b.height);
+    return { x0, y0, x1, y1 };
+  };
+  return { prepared, components: labelInk(prepared.ink), toPrepared };
 }
