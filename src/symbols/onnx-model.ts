@@ -224,6 +224,9 @@ function createSession(backend: ResolvedBackend, bytes: Uint8Array): Promise<Pic
       graphOptimizationLevel: 'all',
       intraOpNumThreads: env.threads,
       interOpNumThreads: 1,
+      // Without its arena, a session hands the memory of a run's activations back when the run ends; with it, the
+      // arena keeps the largest window's (about 200 MB for the symbol model) for good, at no measured gain in speed.
+      enableCpuMemArena: false,
     });
   }
   if (backend.kind === 'webgpu') return webgpuSession(backend.runtime, backend.base, bytes);
