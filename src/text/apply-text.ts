@@ -16,7 +16,7 @@
  * knowing how assembly laid out its parts.
  */
 import { matchInstrumentName } from '../score/instruments.js';
-import { add, ZERO, type Fraction } from '../score/fraction.js';
+import { add, compare, ZERO, type Fraction } from '../score/fraction.js';
 import type { Box, Credits, Measure, NoteEvent, Part, Score, VoiceEvent } from '../score/model.js';
 import { toPreparedPoint, toSourcePoint, type PageTransform } from '../reading/page-transform.js';
 import { staffLineY } from '../staves/detect-staves.js';
@@ -250,6 +250,13 @@ const DYNAMICS = new Set(['pppp', 'ppp', 'pp', 'p', 'mp', 'mf', 'f', 'ff', 'fff'
 const DIRECTION_REACH = 4;
 /** How far (staff spaces) from its staff a direction stands at most; text further off is a footer or a note to the player. */
 const DIRECTION_DISTANCE = 7;
+/**
+ * A hairpin drawn on from a dynamic ("fz" then a diminuendo) starts at the dynamic's note, although its ink starts
+ * past the note: its open or pointed end stands at most this many spaces right of the dynamic's last letter …
+ */
+const HAIRPIN_AFTER_DYNAMIC = 2;
+/** … or this many spaces inside it (the end may touch the letter), and at its height within this many spaces. */
+const HAIRPIN_DYNAMIC_OVERLAP = 0.5;
 
 /**
  * Tempo words as read, split from a metronome mark after them ("Allegro ♩ = 120", the note glyph read
@@ -354,6 +361,24 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
       ...(metronome ? { metronome, tempo: metronome.perMinute * (metronome.dots ? 1.5 : 1) } : {}),
       evidence: { page: page.page, box: sourceBox(page.transform, line.x0, line.y0, line.x1, line.y1), confidence: Math.round(Math.min(...line.words.map((w) => w.confidence))) / 100 },
     });
+    if (dynamics) startHairpinsAt(note, line, page, target.space);
+  }
+}
+
+/**
+ * Moves to the dynamic's note the start of a hairpin drawn on from the dynamic's last letter: the music reader
+ * started it at the first note its ink reaches, one note late.
+ */
+function startHairpinsAt(note: PageEvent, line: ReadLine, page: PageText, space: number): void {
+  for (const d of note.measure.directions) {
+    if (!d.wedge || d.wedge.type === 'stop' || d.wedge.type === 'continue' || d.staff !== note.event.staff || d.evidence?.page !== page.page) continue;
+    if (compare(d.offset, note.onset) <= 0) continue;
+    const { box } = d.evidence;
+    const [x, y] = toPreparedPoint(page.transform, box.x, box.y + box.height / 2);
+    const after = x - line.x1;
+    if (after < -space * HAIRPIN_DYNAMIC_OVERLAP || after > space * HAIRPIN_AFTER_DYNAMIC) continue;
+    if (y < line.y0 - space * HAIRPIN_DYNAMIC_OVERLAP || y > line.y1 + space * HAIRPIN_DYNAMIC_OVERLAP) continue;
+    d.offset = note.onset;
   }
 }
 
