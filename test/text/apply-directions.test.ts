@@ -55,6 +55,32 @@ describe('directions from the dynamics pixels', () => {
   });
 });
 
+describe('a hairpin drawn on from a dynamic', () => {
+  /** The one-note score with a second quarter note at x 300, and a diminuendo read from x `x0`, started at the second note. */
+  function withHairpin(x0: number): Score {
+    const s = score();
+    const measure = s.parts[0]!.measures[0]!;
+    const evidence = { page: 0, box: { x: 300, y: 118, width: 14, height: 12 }, confidence: 1 };
+    measure.voices[0]!.events.push({ kind: 'note', duration: { n: 1, d: 1 }, type: 'quarter', dots: 0, staff: 1, notes: [{ pitch: { step: 'C', alter: 0, octave: 5 }, evidence }], lyrics: [], evidence });
+    const box = { x: x0, y: 172, width: 80, height: 12 };
+    measure.directions.push({ offset: { n: 1, d: 1 }, staff: 1, placement: 'below', wedge: { type: 'diminuendo', number: 1 }, evidence: { page: 0, box, confidence: 1 } });
+    return s;
+  }
+  const wedgeOffset = (s: Score) => s.parts[0]!.measures[0]!.directions.find((d) => d.wedge)!.offset;
+
+  it("starts at the dynamic's note when it opens just after the letters", () => {
+    const s = withHairpin(246); // the fz ends at 236: 10 px (under a space) on
+    applyText(s, [page([markLine('fz')])]);
+    expect(wedgeOffset(s)).toEqual({ n: 0, d: 1 });
+  });
+
+  it('keeps its own start when it opens well clear of the dynamic', () => {
+    const s = withHairpin(290);
+    applyText(s, [page([markLine('fz')])]);
+    expect(wedgeOffset(s)).toEqual({ n: 1, d: 1 });
+  });
+});
+
 describe('pedal marks', () => {
   const LOWER: Staff = { ...STAFF, lines: [0, 1, 2, 3, 4].map((l) => [200 + l * SPACE, 200 + l * SPACE]) };
   /** A pedal line read as `pedal` at x 196, with its top at `y`, found for page staff `staff`. */
