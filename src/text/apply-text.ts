@@ -252,9 +252,10 @@ const DIRECTION_REACH = 4;
 const DIRECTION_DISTANCE = 7;
 /**
  * A hairpin drawn on from a dynamic ("fz" then a diminuendo) starts at the dynamic's note, although its ink starts
- * past the note: its open or pointed end stands at most this many spaces right of the dynamic's last letter …
+ * past the note, and one drawn up to a dynamic stops there: its end stands at most this many spaces clear of the
+ * dynamic's letters …
  */
-const HAIRPIN_AFTER_DYNAMIC = 2;
+const HAIRPIN_DYNAMIC_GAP = 2;
 /** … or this many spaces inside it (the end may touch the letter), and at its height within this many spaces. */
 const HAIRPIN_DYNAMIC_OVERLAP = 0.5;
 
@@ -361,22 +362,24 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
       ...(metronome ? { metronome, tempo: metronome.perMinute * (metronome.dots ? 1.5 : 1) } : {}),
       evidence: { page: page.page, box: sourceBox(page.transform, line.x0, line.y0, line.x1, line.y1), confidence: Math.round(Math.min(...line.words.map((w) => w.confidence))) / 100 },
     });
-    if (dynamics) startHairpinsAt(note, line, page, target.space);
+    if (dynamics) anchorHairpinsAt(note, line, page, target.space);
   }
 }
 
 /**
- * Moves to the dynamic's note the start of a hairpin drawn on from the dynamic's last letter: the music reader
- * started it at the first note its ink reaches, one note late.
+ * Moves to the dynamic's note the start of a hairpin drawn on from the dynamic's last letter, and the end of one
+ * drawn up to its first: the music reader placed them at the notes the ink reaches, one note off.
  */
-function startHairpinsAt(note: PageEvent, line: ReadLine, page: PageText, space: number): void {
+function anchorHairpinsAt(note: PageEvent, line: ReadLine, page: PageText, space: number): void {
   for (const d of note.measure.directions) {
-    if (!d.wedge || d.wedge.type === 'stop' || d.wedge.type === 'continue' || d.staff !== note.event.staff || d.evidence?.page !== page.page) continue;
-    if (compare(d.offset, note.onset) <= 0) continue;
+    if (!d.wedge || d.wedge.type === 'continue' || d.staff !== note.event.staff || d.evidence?.page !== page.page) continue;
     const { box } = d.evidence;
-    const [x, y] = toPreparedPoint(page.transform, box.x, box.y + box.height / 2);
-    const after = x - line.x1;
-    if (after < -space * HAIRPIN_DYNAMIC_OVERLAP || after > space * HAIRPIN_AFTER_DYNAMIC) continue;
+    const stop = d.wedge.type === 'stop';
+    // A start the reader put after the dynamic's note, or a stop before it.
+    if (stop ? compare(d.offset, note.onset) >= 0 : compare(d.offset, note.onset) <= 0) continue;
+    const [x, y] = toPreparedPoint(page.transform, stop ? box.x + box.width : box.x, box.y + box.height / 2);
+    const gap = stop ? line.x0 - x : x - line.x1;
+    if (gap < -space * HAIRPIN_DYNAMIC_OVERLAP || gap > space * HAIRPIN_DYNAMIC_GAP) continue;
     if (y < line.y0 - space * HAIRPIN_DYNAMIC_OVERLAP || y > line.y1 + space * HAIRPIN_DYNAMIC_OVERLAP) continue;
     d.offset = note.onset;
   }
