@@ -78,6 +78,11 @@ const MARK_MAX_WIDTH = 3.5;
 const MARK_MAX_HEIGHT = 2.5;
 /** Below this probability the model's reading is a guess, and a guessed mark is worse than none. */
 const MIN_MARK_PROBABILITY = 0.5;
+/**
+ * A mark touching a slur's paint is a mark only where its ink is an island: ink that runs on further than this many
+ * spaces past the painted box is the slur's own end, which the symbol model paints as a mark at times.
+ */
+const ISLAND_MARGIN = 0.4;
 /** Pieces of one mark (the model paints some in parts) read as the same kind within this many spaces are one mark. */
 const MARK_JOIN = 1;
 
@@ -114,19 +119,79 @@ const HAIRPIN_EDGE_TOLERANCE = 0.15;
  * (LilyPond's, Verovio's) every one had its bold italic "r" painted as dynamics, and none was painted as
  * a mark; components painted as text are words as a rule, which the mark model reads as ornaments too often.
  */
-export function markCandidates(map: ClassMap, staves: readonly Staff[], space: number): MarkCandidate[] {
-  const marks = classComponents(map, [CLASS_INDEX.articulation], 2).flatMap((c) => candidate(map, c, staves, space, false));
-  const lettering = classComponents(map, [CLASS_INDEX.dynamics], 2).flatMap((c) => candidate(map, c, staves, space, true));
+export function markCandidates(map: ClassMap, staves: readonly Staff[], space: number, ink?: BinaryImage): MarkCandidate[] {
+  const marks = classComponents(map, [CLASS_INDEX.articulation], 2).flatMap((c) => candidate(map, c, staves, space, false, ink));
+  const lettering = classComponents(map, [CLASS_INDEX.dynamics], 2).flatMap((c) => candidate(map, c, staves, space, true, ink));
   return [...marks, ...lettering];
 }
 
-function candidate(map: ClassMap, c: Component, staves: readonly Staff[], space: number, lettering: boolean): MarkCandidate[] {
+function candidate(map: ClassMap, c: Component, staves: readonly Staff[], space: number, lettering: boolean, ink: BinaryImage | undefined): MarkCandidate[] {
   if (c.x1 - c.x0 > space * MARK_MAX_WIDTH || c.y1 - c.y0 > space * MARK_MAX_HEIGHT) return [];
   const x = (c.x0 + c.x1) / 2;
   const y = (c.y0 + c.y1) / 2;
   const staff = nearestStaff(staves, x, y);
   if (staff < 0) return [];
-  return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}), ...(touches(map, c, CLASS_INDEX.tieSlur) ? { onSlur: true } : {}) }];
+  if (!touches(map, c, CLASS_INDEX.tieSlur)) return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}) }];
+  // Touching a slur, it is the island of ink in its paint (a dot beside the slur's end) or nothing.
+  const island = ink ? inkIsland(ink, c, space * ISLAND_MARGIN) : c;
+  if (!island) return [];
+  const centre = { x: (island.x0 + island.x1) / 2, y: (island.y0 + island.y1) / 2 };
+  return [{ ...island, ...centre, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}), onSlur: true }];
+}
+
+/** A box in prepared pixels. */
+interface PixelBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * The largest island of ink that starts inside a box: a piece of ink (eight neighbours) with a pixel in the
+ * box that stays within `margin` pixels of it. Undefined where all the box's ink runs on further.
+ */
+export function inkIsland(ink: BinaryImage, box: PixelBox, margin: number): PixelBox | undefined {
+  const fx0 = Math.max(0, Math.floor(box.x0 - margin));
+  const fy0 = Math.max(0, Math.floor(box.y0 - margin));
+  const fx1 = Math.min(ink.width - 1, Math.ceil(box.x1 + margin));
+  const fy1 = Math.min(ink.height - 1, Math.ceil(box.y1 + margin));
+  const w = fx1 - fx0 + 1;
+  const seen = new Uint8Array(w * (fy1 - fy0 + 1));
+  const inked = (x: number, y: number) => ink.data[y * ink.width + x] !== 0;
+  let best: (PixelBox & { area: number }) | undefined;
+  for (let sy = Math.max(fy0, Math.floor(box.y0)); sy <= Math.min(fy1, Math.ceil(box.y1)); sy++) {
+    for (let sx = Math.max(fx0, Math.floor(box.x0)); sx <= Math.min(fx1, Math.ceil(box.x1)); sx++) {
+      if (seen[(sy - fy0) * w + (sx - fx0)] || !inked(sx, sy)) continue;
+      const piece = { x0: sx, y0: sy, x1: sx, y1: sy, area: 0 };
+      // Reaching the frame (not the page's edge) is ink running on.
+      let runsOn = false;
+      const stack = [sx, sy];
+      seen[(sy - fy0) * w + (sx - fx0)] = 1;
+      while (stack.length) {
+        const y = stack.pop()!;
+        const x = stack.pop()!;
+        piece.area++;
+        piece.x0 = Math.min(piece.x0, x);
+        piece.x1 = Math.max(piece.x1, x);
+        piece.y0 = Math.min(piece.y0, y);
+        piece.y1 = Math.max(piece.y1, y);
+        if ((x === fx0 && fx0 > 0) || (x === fx1 && fx1 < ink.width - 1) || (y === fy0 && fy0 > 0) || (y === fy1 && fy1 < ink.height - 1)) runsOn = true;
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const [nx, ny] = [x + dx, y + dy];
+            if (nx < fx0 || ny < fy0 || nx > fx1 || ny > fy1) continue;
+            const k = (ny - fy0) * w + (nx - fx0);
+            if (seen[k] || !inked(nx, ny)) continue;
+            seen[k] = 1;
+            stack.push(nx, ny);
+          }
+        }
+      }
+      if (!runsOn && (!best || piece.area > best.area)) best = piece;
+    }
+  }
+  return best && { x0: best.x0, y0: best.y0, x1: best.x1 + 1, y1: best.y1 + 1 };
 }
 
 /** Whether any pixel of the component has a neighbour (of eight) of the class. */

@@ -330,7 +330,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
   // Each stroke's width as the ink shows it: the class map blurs thin strokes thick and merges double ones.
   const measuredBarlines = ink ? realBarlines.flatMap((b) => barlineStrokes(b, staves, ink, space)) : realBarlines;
-  const candidates = markCandidates(map, staves, space);
+  const candidates = markCandidates(map, staves, space, ink);
   const hairpins = readHairpins(map, staves, space, ink);
   // A hairpin the model painted partly as a slur and partly as text is read as a hairpin, not a slur too.
   const curves = readCurves(map, staves, space).filter((c) => !hairpins.some((h) => insideHairpin(c, h, space)));
