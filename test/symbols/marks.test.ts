@@ -91,6 +91,22 @@ describe('articulation and hairpin shapes', () => {
     expect(found.map((m) => m.onSlur ?? false)).toEqual([true, false]);
   });
 
+  it("read a candidate touching a slur from the island of ink in its paint, and drop it where the ink is the slur's own end", () => {
+    const map = classMap();
+    const ink = blankInk();
+    line(map, CLASS_INDEX.tieSlur, 100, 60, 160, 50); // a slur whose end is painted as a mark: its ink runs on into the slur
+    box(map, CLASS_INDEX.articulation, 160, 46, 168, 52);
+    inkLine(ink, 100, 60, 168, 48);
+    line(map, CLASS_INDEX.tieSlur, 300, 60, 360, 50); // another slur, with a staccato dot beside its end, painted with it
+    box(map, CLASS_INDEX.articulation, 360, 44, 376, 52);
+    inkLine(ink, 300, 60, 362, 50);
+    inkBox(ink, 370, 44, 374, 48);
+    const found = markCandidates(map, staves, SPACE, ink);
+    expect(found.map((m) => [m.x, m.y, m.onSlur])).toEqual([[372, 46, true]]);
+    // Without the ink to look at, both stay candidates.
+    expect(markCandidates(map, staves, SPACE)).toHaveLength(2);
+  });
+
   it('read a closed wedge and an open pair of lines as hairpins, and keep them out of the slurs', () => {
     const map = classMap();
     const S = CLASS_INDEX.tieSlur;
