@@ -83,6 +83,16 @@ const MIN_MARK_PROBABILITY = 0.5;
  * spaces past the painted box is the slur's own end, which the symbol model paints as a mark at times.
  */
 const ISLAND_MARGIN = 0.4;
+/**
+ * … or where a dot sits on it, joined by a speck or a scan's blur (a portato's dot on a slur's end): ink solid
+ * across a square this many spaces wide, which a slur's thin end never is.
+ */
+const DOT_CORE = 0.33;
+/**
+ * A dot painted as an augmentation dot is read as a staccato only at this probability or more: read wrongly,
+ * it takes a dotted note's dot away.
+ */
+const MIN_DOT_STACCATO_PROBABILITY = 0.9;
 /** Pieces of one mark (the model paints some in parts) read as the same kind within this many spaces are one mark. */
 const MARK_JOIN = 1;
 
@@ -133,10 +143,34 @@ function candidate(map: ClassMap, c: Component, staves: readonly Staff[], space:
   if (staff < 0) return [];
   if (!touches(map, c, CLASS_INDEX.tieSlur)) return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}) }];
   // Touching a slur, it is the island of ink in its paint (a dot beside the slur's end) or nothing.
-  const island = ink ? inkIsland(ink, c, space * ISLAND_MARGIN) : c;
+  const island = ink ? (inkIsland(ink, c, space * ISLAND_MARGIN) ?? dotCore(ink, c, Math.round(space * DOT_CORE))) : c;
   if (!island) return [];
   const centre = { x: (island.x0 + island.x1) / 2, y: (island.y0 + island.y1) / 2 };
   return [{ ...island, ...centre, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}), onSlur: true }];
+}
+
+/**
+ * The solid square of ink, `side` pixels wide, inside the box whose centre stands nearest the box's: a dot's core.
+ * Undefined where there is none.
+ */
+export function dotCore(ink: BinaryImage, box: PixelBox, side: number): PixelBox | undefined {
+  const [cx, cy] = [(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2];
+  const solid = (x0: number, y0: number) => {
+    for (let y = y0; y < y0 + side; y++) for (let x = x0; x < x0 + side; x++) if (!ink.data[y * ink.width + x]) return false;
+    return true;
+  };
+  let best: PixelBox | undefined;
+  let nearest = Infinity;
+  for (let y = Math.max(0, Math.floor(box.y0)); y + side <= Math.min(ink.height, Math.ceil(box.y1)); y++) {
+    for (let x = Math.max(0, Math.floor(box.x0)); x + side <= Math.min(ink.width, Math.ceil(box.x1)); x++) {
+      const d = Math.hypot(x + side / 2 - cx, y + side / 2 - cy);
+      if (d < nearest && solid(x, y)) {
+        nearest = d;
+        best = { x0: x, y0: y, x1: x + side, y1: y + side };
+      }
+    }
+  }
+  return best;
 }
 
 /** A box in prepared pixels. */
@@ -216,24 +250,45 @@ function touches(map: ClassMap, c: Component, cls: number): boolean {
  * Pieces of one mark read alike join, and a fermata's dot is its own.
  */
 export async function classifyMarks(gray: GrayImage, candidates: readonly MarkCandidate[], space: number): Promise<ArticulationMark[]> {
-  if (!candidates.length) return [];
-  const model = await onnxModel(MARK_MODEL_FILE);
-  const size = MARK_CELL_WIDTH * MARK_CELL_HEIGHT;
-  const input = new Float32Array(candidates.length * size);
-  candidates.forEach((c, i) => input.set(markCell(gray, c.x, c.y), i * size));
-  const output = await model.run({ image: new ort.Tensor('float32', input, [candidates.length, 1, MARK_CELL_HEIGHT, MARK_CELL_WIDTH]) });
-  const logits = output.logits!.data as Float32Array;
   const marks: ArticulationMark[] = [];
   // A lettering candidate is kept only as an ornament, and one on a slur only as a staccato.
-  candidates.forEach((c, i) => {
-    const { index, probability } = softmaxBest(logits.subarray(i * MARK_CLASSES.length, (i + 1) * MARK_CLASSES.length));
-    const kind = MARK_CLASSES[index];
-    if (!kind || kind === 'none' || probability < MIN_MARK_PROBABILITY) return;
+  (await readCells(gray, candidates)).forEach(({ kind, probability }, i) => {
+    const c = candidates[i]!;
+    if (kind === 'none' || probability < MIN_MARK_PROBABILITY) return;
     if (c.lettering && markFamily(kind) !== 'ornament') return;
     if (c.onSlur && kind !== 'staccato') return;
     marks.push({ ...c, kind, probability, confidence: c.confidence * probability });
   });
   return joinPieces(marks, space);
+}
+
+/**
+ * The dots the symbol model painted as augmentation dots that are staccatos: read by the mark model, which
+ * knows a dotted note's dot (none) from a staccato over or under a head. Returns those staccatos and the
+ * dots left to lengthen notes.
+ */
+export async function staccatosAmongDots<D extends MarkCandidate>(gray: GrayImage, dots: readonly D[]): Promise<{ staccatos: ArticulationMark[]; dots: D[] }> {
+  const cells = await readCells(gray, dots);
+  const staccato = (i: number) => cells[i]!.kind === 'staccato' && cells[i]!.probability >= MIN_DOT_STACCATO_PROBABILITY;
+  return {
+    staccatos: dots.flatMap((d, i) => (staccato(i) ? [{ ...d, kind: 'staccato' as const, probability: cells[i]!.probability, confidence: d.confidence * cells[i]!.probability }] : [])),
+    dots: dots.filter((_, i) => !staccato(i)),
+  };
+}
+
+/** The mark model's reading of the cell centred on each point: its most likely class and that class's probability. */
+async function readCells(gray: GrayImage, points: readonly { x: number; y: number }[]): Promise<{ kind: (typeof MARK_CLASSES)[number]; probability: number }[]> {
+  if (!points.length) return [];
+  const model = await onnxModel(MARK_MODEL_FILE);
+  const size = MARK_CELL_WIDTH * MARK_CELL_HEIGHT;
+  const input = new Float32Array(points.length * size);
+  points.forEach((c, i) => input.set(markCell(gray, c.x, c.y), i * size));
+  const output = await model.run({ image: new ort.Tensor('float32', input, [points.length, 1, MARK_CELL_HEIGHT, MARK_CELL_WIDTH]) });
+  const logits = output.logits!.data as Float32Array;
+  return points.map((_, i) => {
+    const { index, probability } = softmaxBest(logits.subarray(i * MARK_CLASSES.length, (i + 1) * MARK_CLASSES.length));
+    return { kind: MARK_CLASSES[index] ?? 'none', probability };
+  });
 }
 
 /** Marks of one kind whose boxes stand within MARK_JOIN spaces of each other become one; what stands inside a fermata is its dot. */
