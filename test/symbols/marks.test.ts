@@ -91,7 +91,7 @@ describe('articulation and hairpin shapes', () => {
     expect(found.map((m) => m.onSlur ?? false)).toEqual([true, false]);
   });
 
-  it("read a candidate touching a slur from the island of ink in its paint, and drop it where the ink is the slur's own end", () => {
+  it("read a candidate touching a slur from the island or the solid core of ink in its paint, and drop it where the ink is the slur's own end", () => {
     const map = classMap();
     const ink = blankInk();
     line(map, CLASS_INDEX.tieSlur, 100, 60, 160, 50); // a slur whose end is painted as a mark: its ink runs on into the slur
@@ -101,10 +101,15 @@ describe('articulation and hairpin shapes', () => {
     box(map, CLASS_INDEX.articulation, 360, 44, 376, 52);
     inkLine(ink, 300, 60, 362, 50);
     inkBox(ink, 370, 44, 374, 48);
-    const found = markCandidates(map, staves, SPACE, ink);
-    expect(found.map((m) => [m.x, m.y, m.onSlur])).toEqual([[372, 46, true]]);
+    line(map, CLASS_INDEX.tieSlur, 500, 60, 560, 50); // a third, with a dot on its end that a speck joins to it
+    box(map, CLASS_INDEX.articulation, 560, 42, 576, 52);
+    inkLine(ink, 500, 60, 562, 50);
+    inkBox(ink, 566, 42, 572, 48);
+    inkLine(ink, 562, 48, 566, 46, 1);
+    const found = markCandidates(map, staves, SPACE, ink).sort((a, b) => a.x - b.x);
+    expect(found.map((m) => [m.x, m.y, m.onSlur])).toEqual([[372, 46, true], [567, 45.5, true]]); // inside the dot (566–572, 42–48)
     // Without the ink to look at, both stay candidates.
-    expect(markCandidates(map, staves, SPACE)).toHaveLength(2);
+    expect(markCandidates(map, staves, SPACE)).toHaveLength(3);
   });
 
   it('read a closed wedge and an open pair of lines as hairpins, and keep them out of the slurs', () => {
