@@ -17,7 +17,7 @@ import { groupSystems } from '../staves/systems.js';
 import { readSymbols } from '../symbols/read-symbols.js';
 import { segmentSymbols } from '../symbols/segment.js';
 import { pageSight } from '../symbols/page-sight.js';
-import { classifyMarks } from '../symbols/marks.js';
+import { classifyMarks, staccatosAmongDots } from '../symbols/marks.js';
 import { readPage, type SystemReading } from '../assembly/read-page.js';
 import type { OcrReader } from '../text/ocr.js';
 import { readEarlyText, readPageText, type PageText } from '../text/page-text.js';
@@ -82,8 +82,11 @@ export async function recognizePage(
   const early = text?.ocr.then((ocr) => ocr && readEarlyText(found, ocr)).catch(() => undefined);
   const map = await segmentSymbols(prepared.gray, staves);
   // The marks around notes are candidates until the mark model reads them.
-  const { markCandidates, ...unmarked } = readSymbols(map, staves, CANONICAL_STAFF_SPACE, prepared.ink);
-  const symbols = { ...unmarked, articulations: await classifyMarks(prepared.gray, markCandidates, CANONICAL_STAFF_SPACE) };
+  const { markCandidates, dots: paintedDots, ...unmarked } = readSymbols(map, staves, CANONICAL_STAFF_SPACE, prepared.ink);
+  const marks = await classifyMarks(prepared.gray, markCandidates, CANONICAL_STAFF_SPACE);
+  // Staccatos the symbol model painted as augmentation dots (under the beams of running notes, mostly).
+  const { staccatos, dots } = await staccatosAmongDots(prepared.gray, paintedDots, [...unmarked.heads, ...unmarked.rests], CANONICAL_STAFF_SPACE);
+  const symbols = { ...unmarked, dots, articulations: [...marks, ...staccatos] };
   // Lines that look like staves with neither a clef nor a note on them are not music (ruled paper, a table, a form).
   if (!symbols.heads.length && !symbols.clefs.length) {
     throw new OmrError('NO_MUSIC_DETECTED', 'This page has lines like staves but no clefs or notes on them, so it was not read as music.');

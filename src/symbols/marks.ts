@@ -93,6 +93,10 @@ const DOT_CORE = 0.33;
  * it takes a dotted note's dot away.
  */
 const MIN_DOT_STACCATO_PROBABILITY = 0.9;
+/** A dotted note's dots stand within this many spaces right of its head (two dots, and room for an accidental's gap) … */
+const AUGMENTATION_REACH = 2.5;
+/** … no further than this many spaces above or below the head's box (a dot moved up off a line). */
+const AUGMENTATION_RISE = 0.25;
 /** Pieces of one mark (the model paints some in parts) read as the same kind within this many spaces are one mark. */
 const MARK_JOIN = 1;
 
@@ -264,16 +268,20 @@ export async function classifyMarks(gray: GrayImage, candidates: readonly MarkCa
 
 /**
  * The dots the symbol model painted as augmentation dots that are staccatos: read by the mark model, which
- * knows a dotted note's dot (none) from a staccato over or under a head. Returns those staccatos and the
- * dots left to lengthen notes.
+ * knows a dotted note's dot (none) from a staccato over or under a head. A dot where a dotted note's or rest's
+ * dot stands (`lengthens`: right of it, at its height) stays a dot whatever the model reads. Returns the
+ * staccatos and the dots left to lengthen notes.
  */
-export async function staccatosAmongDots<D extends MarkCandidate>(gray: GrayImage, dots: readonly D[]): Promise<{ staccatos: ArticulationMark[]; dots: D[] }> {
-  const cells = await readCells(gray, dots);
-  const staccato = (i: number) => cells[i]!.kind === 'staccato' && cells[i]!.probability >= MIN_DOT_STACCATO_PROBABILITY;
-  return {
-    staccatos: dots.flatMap((d, i) => (staccato(i) ? [{ ...d, kind: 'staccato' as const, probability: cells[i]!.probability, confidence: d.confidence * cells[i]!.probability }] : [])),
-    dots: dots.filter((_, i) => !staccato(i)),
-  };
+export async function staccatosAmongDots<D extends MarkCandidate>(
+  gray: GrayImage,
+  dots: readonly D[],
+  lengthens: readonly { x1: number; y0: number; y1: number; staff: number }[],
+  space: number,
+): Promise<{ staccatos: ArticulationMark[]; dots: D[] }> {
+  const free = dots.filter((d) => !lengthens.some((h) => h.staff === d.staff && d.x > h.x1 && d.x - h.x1 < space * AUGMENTATION_REACH && d.y > h.y0 - space * AUGMENTATION_RISE && d.y < h.y1 + space * AUGMENTATION_RISE));
+  const cells = await readCells(gray, free);
+  const staccatos = free.flatMap((d, i) => (cells[i]!.kind === 'staccato' && cells[i]!.probability >= MIN_DOT_STACCATO_PROBABILITY ? [{ ...d, kind: 'staccato' as const, probability: cells[i]!.probability, confidence: d.confidence * cells[i]!.probability }] : []));
+  return { staccatos, dots: dots.filter((d) => !staccatos.some((s) => s.x === d.x && s.y === d.y)) };
 }
 
 /** The mark model's reading of the cell centred on each point: its most likely class and that class's probability. */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodePng } from '../../src/input/png.js';
-import { classifyMarks, type MarkCandidate } from '../../src/symbols/marks.js';
+import { classifyMarks, staccatosAmongDots, type MarkCandidate } from '../../src/symbols/marks.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/marks');
 
@@ -46,5 +46,17 @@ describe('the mark classifier', () => {
     const marks = await classifyMarks(gray, candidates, 12);
     expect(labels.filter((l) => l !== 'none' && l !== 'staccato').length).toBeGreaterThan(5);
     expect(marks.map((m) => m.kind)).toEqual(labels.filter((l) => l === 'staccato'));
+  });
+
+  it('takes out of the augmentation dots those it reads as staccatos, and leaves other ink a dot', { timeout: 60_000 }, async () => {
+    const { gray, labels, candidates } = fixtureCells();
+    const { staccatos, dots } = await staccatosAmongDots(gray, candidates, [], 12);
+    expect(staccatos.map((m) => labels[candidates.findIndex((c) => c.x === m.x)])).toEqual(['staccato']);
+    expect(staccatos[0]!.probability).toBeGreaterThanOrEqual(0.9);
+    expect(dots).toHaveLength(candidates.length - 1);
+    // Where a dotted note's dot stands, right of a head at its height, it stays a dot.
+    const dot = staccatos[0]!;
+    const head = { x1: dot.x - 10, y0: dot.y - 6, y1: dot.y + 6, staff: 0 };
+    expect((await staccatosAmongDots(gray, candidates, [head], 12)).staccatos).toEqual([]);
   });
 });
