@@ -24,6 +24,7 @@ import { nearestStaff } from '../staves/staff-geometry.js';
 import { assignSyllables, splitSyllables, syllableCuts, type NoteSlot } from './lyrics.js';
 import type { PageText, ReadLine } from './page-text.js';
 import { correctMusicWords } from './music-words.js';
+import type { Beat, BeatUnit } from './metronome-glyph.js';
 
 /** Syllables part where letters stand further apart than this share of the letter height. */
 const SYLLABLE_GAP = 0.3;
@@ -258,21 +259,71 @@ const DIRECTION_DISTANCE = 7;
 const HAIRPIN_DYNAMIC_GAP = 2;
 /** … or this many spaces inside it (the end may touch the letter), and at its height within this many spaces. */
 const HAIRPIN_DYNAMIC_OVERLAP = 0.5;
+/**
+ * A metronome mark read as a line of its own goes with tempo words ending at most this many letter heights
+ * before it (room for its note glyph) …
+ */
+const METRONOME_JOIN = 5;
+/** … whose foot stands within this many letter heights of its own. */
+const METRONOME_FOOT = 0.6;
 
 /**
  * Tempo words as read, split from a metronome mark after them ("Allegro ♩ = 120", the note glyph read
- * as a letter or two; a dot after it makes it dotted) and from a measure number read before them.
+ * as a letter or two; a dot after it makes it dotted) and from a measure number read before them. The
+ * mark's note is `beat` where its ink was read (metronome-glyph.ts), else a quarter.
  */
-export function readTempoText(text: string): { words?: string; metronome?: { beatUnit: 'quarter'; dots: number; perMinute: number } } {
+export function readTempoText(text: string, beat?: Beat): { words?: string; metronome?: Metronome } {
   let rest = cleanText(text).replace(/^\d+\s+(?=\p{L})/u, '');
-  let metronome: { beatUnit: 'quarter'; dots: number; perMinute: number } | undefined;
-  const mark = /\s*(\S{0,3}?)\s*=\s*(\d{2,3})\s*\)?$/u.exec(rest);
+  let metronome: Metronome | undefined;
+  // The note glyph read as letters stands apart from the words before it ("moderato = 76" keeps its "ato").
+  const mark = /(?:^|\s)(\S{0,3}?)\s*=\s*(\d{2,3})\s*\)?$/u.exec(rest);
   if (mark) {
     const perMinute = Number(mark[2]);
-    if (perMinute >= 20 && perMinute <= 400) metronome = { beatUnit: 'quarter', dots: mark[1]!.includes('.') ? 1 : 0, perMinute };
+    if (perMinute >= 20 && perMinute <= 400) metronome = { beatUnit: beat?.unit ?? 'quarter', dots: beat ? beat.dots : mark[1]!.includes('.') ? 1 : 0, perMinute };
     rest = rest.slice(0, mark.index).replace(/[\s(]+$/u, '');
   }
   return { ...(hasLetters(rest) ? { words: rest } : {}), ...(metronome ? { metronome } : {}) };
+}
+
+interface Metronome {
+  beatUnit: BeatUnit;
+  dots: number;
+  perMinute: number;
+}
+
+/** Quarter notes in each beat unit a metronome mark is read with. */
+const QUARTERS: Readonly<Record<BeatUnit, number>> = { half: 2, quarter: 1, eighth: 0.5 };
+
+/** A metronome mark's playback tempo in quarter notes per minute: 𝅗𝅥 = 60 is 120. */
+export function quartersPerMinute(m: Metronome): number {
+  return m.perMinute * QUARTERS[m.beatUnit] * (m.dots ? 1.5 : 1);
+}
+
+/**
+ * Tempo words and the metronome mark printed after them read as one line, where the mark was read as a line
+ * of its own (its note glyph, painted as music, parts them): the mark goes with the words, at their note.
+ */
+function joinMetronomeMarks(lines: readonly ReadLine[]): ReadLine[] {
+  const out = [...lines];
+  for (const mark of lines) {
+    const read = readTempoText(mark.text);
+    if (!read.metronome || read.words) continue;
+    const before = out.filter((l) => l !== mark && l.staff === mark.staff && (l.kind === 'tempo' || l.kind === 'expression') && l.x1 <= mark.x0 && mark.x0 - l.x1 < mark.size * METRONOME_JOIN && Math.abs(l.y1 - mark.y1) < mark.size * METRONOME_FOOT);
+    const words = before.filter((l) => !readTempoText(l.text).metronome).sort((a, b) => b.x1 - a.x1)[0];
+    if (!words) continue;
+    out[out.indexOf(words)] = {
+      ...words,
+      x1: mark.x1,
+      y0: Math.min(words.y0, mark.y0),
+      y1: Math.max(words.y1, mark.y1),
+      spans: [...words.spans, ...mark.spans],
+      text: `${words.text} ${mark.text}`,
+      words: [...words.words, ...mark.words],
+      ...(mark.beat ? { beat: mark.beat } : {}),
+    };
+    out.splice(out.indexOf(mark), 1);
+  }
+  return out;
 }
 
 /** A dynamic as read: letters only, lower case; undefined where the letters spell none. */
@@ -317,7 +368,7 @@ const DIRECTION_KINDS: ReadonlySet<string> = new Set(['tempo', 'expression', 'dy
 
 /** Words, dynamics and pedal marks under or over a staff, as directions at the note whose place they start at. */
 function applyDirections(events: readonly PageEvent[], page: PageText): void {
-  const lines = page.lines.filter((line) => DIRECTION_KINDS.has(line.kind) && line.staff !== undefined);
+  const lines = joinMetronomeMarks(page.lines.filter((line) => DIRECTION_KINDS.has(line.kind) && line.staff !== undefined));
   if (!lines.length) return;
   const byStaff = timedNotes(events);
   for (const line of lines) {
@@ -330,7 +381,7 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     const dynamics = line.kind === 'dynamics' ? readDynamic(line.text) : undefined;
     const pedal = line.kind === 'pedal' ? (line.text as 'start' | 'stop') : undefined;
     // Italic words among the dynamics pixels ("cresc.", "dim.") are expression words.
-    const read = rehearsal || pedal ? {} : line.kind !== 'dynamics' ? readTempoText(line.text) : dynamics ? {} : { words: readMarkWords(line.text) };
+    const read = rehearsal || pedal ? {} : line.kind !== 'dynamics' ? readTempoText(line.text, line.beat) : dynamics ? {} : { words: readMarkWords(line.text) };
     const { metronome } = read;
     const words = read.words && correctMusicWords(read.words);
     const jump = words ? jumpOf(words) : undefined;
@@ -359,7 +410,7 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
       ...(words ? { words } : {}),
       ...(jump ? { jump } : {}),
       // A metronome mark sets the playback tempo, in quarters per minute.
-      ...(metronome ? { metronome, tempo: metronome.perMinute * (metronome.dots ? 1.5 : 1) } : {}),
+      ...(metronome ? { metronome, tempo: quartersPerMinute(metronome) } : {}),
       evidence: { page: page.page, box: sourceBox(page.transform, line.x0, line.y0, line.x1, line.y1), confidence: Math.round(Math.min(...line.words.map((w) => w.confidence))) / 100 },
     });
     if (dynamics) anchorHairpinsAt(note, line, page, target.space);

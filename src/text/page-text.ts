@@ -21,6 +21,7 @@ import type { GrayImage } from '../image/gray.js';
 import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { OcrReader, OcrWord } from './ocr.js';
+import { readBeat, type Beat } from './metronome-glyph.js';
 import { readDynamicMarks, trustedReading, type DynamicMark } from './read-dynamics.js';
 import { glyphsIn, readPedalMarks, type PedalMark } from './read-pedals.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
@@ -37,6 +38,8 @@ export interface ReadLine extends TextBox {
   words: OcrWord[];
   staff?: number;
   verse?: number;
+  /** The note of a metronome mark in the line, read from its ink (metronome-glyph.ts). */
+  beat?: Beat;
 }
 
 /** What a page's text contributes to the score (apply-text.ts), in the prepared page's coordinates. */
@@ -49,6 +52,8 @@ export interface PageText {
 
 const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'lyrics', 'tempo', 'expression', 'dynamics', 'measureNumber', 'rehearsal']);
 
+/** What a line ending in a metronome mark's number reads as at its end: "= 120". */
+const METRONOME_NUMBER = /=\s*\d{2,3}\s*\)?$/;
 /** What a measure number reads as: one to four digits. */
 const MEASURE_NUMBER = /^\d{1,4}$/;
 /** What a rehearsal mark reads as: a letter or two, a number, or both ("A", "AA", "12", "A1"). */
@@ -109,6 +114,10 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
   const lines = [...(await first), ...(await then), ...(await readLines(input.gray, regions, unsure, ocr, early))];
   for (const { line, read } of sure) lines.push(...read.map((mark) => markLine(line, mark)));
   lines.push(...pedals);
+  for (const line of lines) {
+    const beat = METRONOME_NUMBER.test(line.text) ? readBeat(input.ink, line) : undefined;
+    if (beat) line.beat = beat;
+  }
   return { page: input.page, transform: input.transform, staves: [...input.staves], lines };
 }
 
