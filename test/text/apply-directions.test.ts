@@ -55,6 +55,28 @@ describe('directions from the dynamics pixels', () => {
   });
 });
 
+describe('a metronome mark read apart from its tempo words', () => {
+  /** A tempo line over the staff from x `x0` to `x1`, read as `text`. */
+  function tempoLine(text: string, x0: number, x1: number, beat?: ReadLine['beat']): ReadLine {
+    const box = { x0, y0: 60, x1, y1: 74 };
+    return { kind: 'tempo', size: 14, spans: [[x0, x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff: 0, ...(beat ? { beat } : {}) };
+  }
+
+  it('goes with the words, at their note, with the note its ink shows and the tempo in quarters', () => {
+    const s = score();
+    applyText(s, [page([tempoLine('Allegro moderato', 196, 300), tempoLine('= 76', 330, 372, { unit: 'half', dots: 0 })])]);
+    expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ words: 'Allegro moderato', metronome: { beatUnit: 'half', dots: 0, perMinute: 76 }, tempo: 152, placement: 'above' }]);
+  });
+
+  it('stays apart from words too far before it', () => {
+    const s = score();
+    const evidence = { page: 0, box: { x: 400, y: 118, width: 14, height: 12 }, confidence: 1 };
+    s.parts[0]!.measures[0]!.voices[0]!.events.push({ kind: 'note', duration: { n: 1, d: 1 }, type: 'quarter', dots: 0, staff: 1, notes: [{ pitch: { step: 'C', alter: 0, octave: 5 }, evidence }], lyrics: [], evidence });
+    applyText(s, [page([tempoLine('Allegro moderato', 196, 300), tempoLine('= 76', 396, 438)])]);
+    expect(s.parts[0]!.measures[0]!.directions.map((d) => [d.words, d.metronome?.perMinute])).toEqual([['Allegro moderato', undefined], [undefined, 76]]);
+  });
+});
+
 describe('a hairpin drawn on from a dynamic', () => {
   /** The one-note score with a second quarter note at x 300, and a diminuendo read from x `x0`, started at the second note. */
   function withHairpin(x0: number): Score {
