@@ -12,6 +12,12 @@ export interface ExcerptSpec {
   parts?: readonly (string | number)[];
   /** Measure indices [from, to). */
   measures: readonly [number, number];
+  /**
+   * The excerpt is pages of the source as printed (default false: it is engraved on its own). Its barlines are
+   * then the source's: no final barline where the music goes on past the page, and the first measure keeps a
+   * repeat or volta that starts there.
+   */
+  printed?: boolean;
 }
 
 export function excerpt(score: Score, spec: ExcerptSpec): Score {
@@ -19,7 +25,7 @@ export function excerpt(score: Score, spec: ExcerptSpec): Score {
     .map((part, index) => ({ part, index }))
     .filter(({ part, index }) => !spec.parts || spec.parts.some((p) => (typeof p === 'number' ? p === index : part.instrumentId.startsWith(p))));
   if (!keep.length) throw new Error(`no part matches ${JSON.stringify(spec.parts)}`);
-  const parts = keep.map(({ part }) => slicePart(part, spec.measures[0], spec.measures[1]));
+  const parts = keep.map(({ part }) => slicePart(part, spec.measures[0], spec.measures[1], spec.printed ?? false));
   const newIndex = new Map(keep.map(({ index }, i) => [index, i]));
   const partGroups = score.partGroups
     .map((g) => {
@@ -30,7 +36,7 @@ export function excerpt(score: Score, spec: ExcerptSpec): Score {
   return { credits: { ...score.credits }, parts, partGroups };
 }
 
-function slicePart(part: Part, from: number, to: number): Part {
+function slicePart(part: Part, from: number, to: number, printed: boolean): Part {
   if (from < 0 || to > part.measures.length || from >= to) {
     throw new Error(`part ${part.id} has ${part.measures.length} measures; cannot cut [${from}, ${to})`);
   }
@@ -56,16 +62,16 @@ function slicePart(part: Part, from: number, to: number): Part {
       if (!first.clefs.some((c) => c.staff === staff && compare(c.offset, ZERO) === 0)) restated.push({ ...clef, staff, offset: ZERO });
     }
     first.clefs = [...restated, ...first.clefs];
-    // A repeat or volta that began before the excerpt cannot be honoured.
-    delete first.leftBarline;
+    // A repeat or volta that began before the excerpt cannot be honoured where the excerpt is engraved anew.
+    if (!printed) delete first.leftBarline;
   }
   // The source's line and page breaks belong to its own layout (a full score, a wider page): let the engraver lay out afresh.
   for (const m of measures) {
     delete m.systemBreak;
     delete m.pageBreak;
   }
-  const last = measures[measures.length - 1]!;
-  last.rightBarline = { style: 'light-heavy' };
+  // Engraved on its own, the excerpt ends as a piece does.
+  if (!printed) measures[measures.length - 1]!.rightBarline = { style: 'light-heavy' };
   // A multi-measure rest may not run past the end of the excerpt.
   measures.forEach((m, i) => {
     if (m.multiRest && i + m.multiRest > measures.length) m.multiRest = measures.length - i > 1 ? measures.length - i : undefined;

@@ -304,7 +304,7 @@ export function cutPages(movement: QuartetMovement, first: number, last = first)
   if (from < 0 || to < from || movement.pages[to]!.page - first !== to - from) throw new RangeError(`pages ${first}–${last} are not consecutive pages of music`);
   const measures: [number, number] = [movement.pages[from]!.measures[0], movement.pages[to]!.measures[1]];
   const credits = printedCredits(movement.score.credits, movement.layout.pageText.slice(first - 1, last), first);
-  return { measures, truth: { ...excerpt(movement.score, { measures }), credits } };
+  return { measures, truth: { ...excerpt(movement.score, { measures, printed: true }), credits } };
 }
 
 /** Each page of music of a quartet PDF, with its measure range and truth. Throws {@link QuartetLayoutError} when the PDF does not fit its truth. */
