@@ -153,11 +153,19 @@ function candidate(map: ClassMap, c: Component, staves: readonly Staff[], space:
   return [{ ...island, ...centre, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}), onSlur: true }];
 }
 
+/** A box in prepared pixels. */
+interface PixelBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 /**
  * The solid square of ink, `side` pixels wide, inside the box whose centre stands nearest the box's: a dot's core.
  * Undefined where there is none.
  */
-export function dotCore(ink: BinaryImage, box: PixelBox, side: number): PixelBox | undefined {
+function dotCore(ink: BinaryImage, box: PixelBox, side: number): PixelBox | undefined {
   const [cx, cy] = [(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2];
   const solid = (x0: number, y0: number) => {
     for (let y = y0; y < y0 + side; y++) for (let x = x0; x < x0 + side; x++) if (!ink.data[y * ink.width + x]) return false;
@@ -177,19 +185,11 @@ export function dotCore(ink: BinaryImage, box: PixelBox, side: number): PixelBox
   return best;
 }
 
-/** A box in prepared pixels. */
-interface PixelBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
 /**
  * The largest island of ink that starts inside a box: a piece of ink (eight neighbours) with a pixel in the
  * box that stays within `margin` pixels of it. Undefined where all the box's ink runs on further.
  */
-export function inkIsland(ink: BinaryImage, box: PixelBox, margin: number): PixelBox | undefined {
+function inkIsland(ink: BinaryImage, box: PixelBox, margin: number): PixelBox | undefined {
   const fx0 = Math.max(0, Math.floor(box.x0 - margin));
   const fy0 = Math.max(0, Math.floor(box.y0 - margin));
   const fx1 = Math.min(ink.width - 1, Math.ceil(box.x1 + margin));
