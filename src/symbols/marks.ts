@@ -280,8 +280,14 @@ export async function staccatosAmongDots<D extends MarkCandidate>(
 ): Promise<{ staccatos: ArticulationMark[]; dots: D[] }> {
   const free = dots.filter((d) => !lengthens.some((h) => h.staff === d.staff && d.x > h.x1 && d.x - h.x1 < space * AUGMENTATION_REACH && d.y > h.y0 - space * AUGMENTATION_RISE && d.y < h.y1 + space * AUGMENTATION_RISE));
   const cells = await readCells(gray, free);
-  const staccatos = free.flatMap((d, i) => (cells[i]!.kind === 'staccato' && cells[i]!.probability >= MIN_DOT_STACCATO_PROBABILITY ? [{ ...d, kind: 'staccato' as const, probability: cells[i]!.probability, confidence: d.confidence * cells[i]!.probability }] : []));
-  return { staccatos, dots: dots.filter((d) => !staccatos.some((s) => s.x === d.x && s.y === d.y)) };
+  const taken = new Map<D, number>();
+  free.forEach((d, i) => {
+    if (cells[i]!.kind === 'staccato' && cells[i]!.probability >= MIN_DOT_STACCATO_PROBABILITY) taken.set(d, cells[i]!.probability);
+  });
+  return {
+    staccatos: [...taken].map(([d, probability]) => ({ ...d, kind: 'staccato' as const, probability, confidence: d.confidence * probability })),
+    dots: dots.filter((d) => !taken.has(d)),
+  };
 }
 
 /** The mark model's reading of the cell centred on each point: its most likely class and that class's probability. */

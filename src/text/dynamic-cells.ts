@@ -10,7 +10,6 @@
 import * as ort from 'onnxruntime-web';
 import { onnxModel, softmaxBest } from '../symbols/onnx-model.js';
 
-
 /** The marks the classifier tells apart, MusicXML element names: `none` (not a dynamic) first. */
 export const DYNAMIC_CLASSES = [
   'none', 'pppp', 'ppp', 'pp', 'p', 'mp', 'mf', 'f', 'ff', 'fff', 'ffff', 'sf', 'sfz', 'sffz', 'sfp', 'sfpp', 'fp', 'fz', 'rf', 'rfz',

@@ -133,15 +133,14 @@ async function takePedalMarks(input: TextPageInput, regions: TextRegions, candid
     regions.labels,
     candidates.map((line) => ({ ...line, space: input.staves[line.staff!]!.space })),
   ).catch(() => []);
+  const lines: TextLine[] = [];
   const pedals: ReadLine[] = [];
-  const kept = new Map<TextLine, TextLine | undefined>();
   candidates.forEach((line, i) => {
     const marks = read[i] ?? [];
-    if (!marks.length) return;
+    const rest = marks.length ? withoutMarks(line, marks, regions) : line;
+    if (rest) lines.push(rest);
     pedals.push(...marks.map((mark) => pedalLine(line, mark)));
-    kept.set(line, withoutMarks(line, marks, regions));
   });
-  const lines = candidates.flatMap((line) => (kept.has(line) ? (kept.get(line) ? [kept.get(line)!] : []) : [line]));
   return { lines, pedals };
 }
 

@@ -44,8 +44,9 @@ export interface PedalLine extends CellBox {
  * more are kept. `labels` are the page's ink components the glyphs name.
  */
 export async function readPedalMarks(gray: GrayImage, labels: Int32Array, lines: readonly PedalLine[]): Promise<PedalMark[][]> {
-  const words = lines.map((line) => lineWords(line).map((word) => inkBox(labels, gray.width, new Set(line.glyphs), word)));
-  const cells = words.flatMap((boxes, i) => boxes.map((box) => ({ own: new Set(lines[i]!.glyphs), box })));
+  const owns = lines.map((line) => new Set(line.glyphs));
+  const words = lines.map((line, i) => lineWords(line).map((word) => inkBox(labels, gray.width, owns[i]!, word)));
+  const cells = words.flatMap((boxes, i) => boxes.map((box) => ({ own: owns[i]!, box })));
   if (!cells.length) return lines.map(() => []);
   const read = await classifyCells(PEDALS_MODEL_FILE, gray, labels, cells);
   let n = 0;
