@@ -56,6 +56,12 @@ const JOIN_RISE = 0.8;
 const CUSP_SLOPE = 0.15;
 /** … each measured over this many spaces of the piece next to the point. */
 const SLOPE_RUN = 1;
+/**
+ * Where the point lies beside a notehead (within this many spaces), two ties in a row meet at the
+ * note they share: the second leaves the head flat, so the turn of both slopes together need only
+ * reach CUSP_SLOPE.
+ */
+const CUSP_AT_HEAD = 0.6;
 /** A stretch with fewer class-map columns than this has no slope to tell. */
 const SLOPE_MIN_COLUMNS = 3;
 /** Text painted no thicker than this many spaces in any column is a line, perhaps part of a curve. */
@@ -95,7 +101,7 @@ export function readCurves(map: ClassMap, staves: readonly Staff[], space: numbe
     .filter((p) => p.x1 - p.x0 >= (space / MAP_SCALE) * THIN_TEXT_MIN_WIDTH && [...p.profile.values()].every(([top, bottom]) => bottom - top < (space / MAP_SCALE) * THIN_TEXT));
   const pieces = [...arcs.flatMap((c) => strandsOf(c, map.width, space / MAP_SCALE).flatMap((p) => splitAtCusps(p, space / MAP_SCALE))), ...thinText];
   const curves: Curve[] = [];
-  for (const piece of joinPieces(pieces, space / MAP_SCALE)) {
+  for (const piece of joinPieces(pieces, space / MAP_SCALE, headNear(map, space / MAP_SCALE))) {
     if (!piece.own) continue;
     const curve = curveOf(piece, staves);
     if (!curve || curve.x1 - curve.x0 < space * MIN_CURVE_WIDTH || curve.y1 - curve.y0 > space * MAX_CURVE_HEIGHT) continue;
@@ -253,16 +259,30 @@ function columnRuns(c: Component, width: number): Map<number, Run[]> {
   return columns;
 }
 
-/** Pieces whose ends meet, left to right, joined into one arc each. */
-function joinPieces(pieces: readonly Piece[], space: number): Piece[] {
+/** Whether a notehead's paint lies within CUSP_AT_HEAD spaces of a point (class-map units). */
+function headNear(map: ClassMap, space: number): (col: number, row: number) => boolean {
+  const heads = new Set([CLASS_INDEX.noteheadBlack, CLASS_INDEX.noteheadHalf, CLASS_INDEX.noteheadWhole]);
+  const reach = Math.round(space * CUSP_AT_HEAD);
+  return (col, row) => {
+    for (let y = Math.max(0, Math.round(row) - reach); y <= Math.min(map.height - 1, Math.round(row) + reach); y++) {
+      for (let x = Math.max(0, Math.round(col) - reach); x <= Math.min(map.width - 1, Math.round(col) + reach); x++) if (heads.has(map.data[y * map.width + x]!)) return true;
+    }
+    return false;
+  };
+}
+
+/** Pieces whose ends meet, left to right, joined into one arc each; `atHead` tells where two ties may meet. */
+function joinPieces(pieces: readonly Piece[], space: number, atHead: (col: number, row: number) => boolean): Piece[] {
   const sorted = [...pieces].sort((a, b) => a.x0 - b.x0);
   const joined: Piece[] = [];
   for (const piece of sorted) {
     const host = joined.find((j) => {
       const gap = piece.x0 - j.x1;
       if (gap > space * JOIN_GAP || gap < -space * JOIN_OVERLAP) return false;
-      if (Math.abs(middle(j.profile.get(j.x1)) - middle(piece.profile.get(piece.x0))) > space * JOIN_RISE) return false;
-      return !cusp(slopeAt(j, 'end', space), slopeAt(piece, 'start', space), pieceBow(j) + pieceBow(piece));
+      const [endRow, startRow] = [middle(j.profile.get(j.x1)), middle(piece.profile.get(piece.x0))];
+      if (Math.abs(endRow - startRow) > space * JOIN_RISE) return false;
+      const head = atHead((j.x1 + piece.x0) / 2, (endRow + startRow) / 2);
+      return !cusp(slopeAt(j, 'end', space), slopeAt(piece, 'start', space), pieceBow(j) + pieceBow(piece), head);
     });
     if (!host) {
       joined.push({ ...piece, profile: new Map(piece.profile) });
@@ -326,10 +346,11 @@ function splitAtCusps(piece: Piece, space: number): Piece[] {
 
 /**
  * A sharp turn where one piece's end (slope `left`) meets the next one's start (slope `right`),
- * pointing away from the way the pieces bow (`bow`: down positive).
+ * pointing away from the way the pieces bow (`bow`: down positive). Beside a notehead the turn of
+ * both slopes together counts.
  */
-function cusp(left: number, right: number, bow: number): boolean {
-  if (Math.min(Math.abs(left), Math.abs(right)) < CUSP_SLOPE) return false;
+function cusp(left: number, right: number, bow: number, atHead = false): boolean {
+  if (atHead ? Math.abs(left - right) < CUSP_SLOPE : Math.min(Math.abs(left), Math.abs(right)) < CUSP_SLOPE) return false;
   const low = left > 0 && right < 0;
   const high = left < 0 && right > 0;
   return (low && bow < 0) || (high && bow > 0);

@@ -41,6 +41,27 @@ describe('curves', () => {
     expect(curves[1]!.x0).toBeGreaterThanOrEqual(298);
   });
 
+  it('read two long ties in a row as two curves where the second leaves the head they share flat, and as one curve with no head there', () => {
+    const tiedAt = (head: boolean) => {
+      const map = classMap();
+      // The first tie comes down onto the head at x 300; the second leaves it almost level for a space and a half, then rises.
+      arc(map, 100, 298, 110, 10);
+      for (let x = 302; x < 320; x += 2) {
+        const row = x < 314 ? 56 : 55;
+        map.paint(CLASS_INDEX.tieSlur, x / 2, row);
+        map.paint(CLASS_INDEX.tieSlur, x / 2, row + 1);
+      }
+      arc(map, 320, 498, 110, 10);
+      if (head) for (let x = 294; x <= 306; x += 2) for (let y = 116; y <= 126; y += 2) map.paint(CLASS_INDEX.noteheadHalf, x / 2, y / 2);
+      return readCurves(map, staves, SPACE).sort((a, b) => a.x0 - b.x0);
+    };
+    const [first, second, ...others] = tiedAt(true);
+    expect(others).toHaveLength(0);
+    expect(first!.x1).toBeLessThanOrEqual(302);
+    expect(second!.x0).toBeGreaterThanOrEqual(298);
+    expect(tiedAt(false)).toHaveLength(1);
+  });
+
   it('read a slur into a tie at the note where one ends and the other starts as two curves', () => {
     const map = classMap();
     arc(map, 100, 298, 110, 20);
