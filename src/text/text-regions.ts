@@ -25,6 +25,7 @@ import { median as medianOf } from '../reading/median.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
+import { MAP_SCALE } from '../symbols/components.js';
 import { CLASS_INDEX, SYMBOL_CLASSES } from '../symbols/symbol-classes.js';
 import type { ClassMap } from '../symbols/segment.js';
 
@@ -308,27 +309,52 @@ const DYNAMIC_LETTER_GAP = 0.6;
 
 /**
  * How much nearer (staff spaces) a mark between two staves of one system must stand to the lower
- * staff to belong to it: an instrument's dynamics stand under its staff, often past the middle of a
- * narrow gap.
+ * staff's music to belong to it: an instrument's dynamics stand under its staff, often past the
+ * middle of a narrow gap.
  */
 const BELOW_STAFF_PREFERENCE = 1.5;
 
 /**
  * The staff a mark at (x, y) belongs to: the nearest, except that a mark in the gap between two
- * staves of one system belongs to the upper one unless it stands clearly nearer the lower.
+ * staves of one system belongs to the upper one unless it stands clearly nearer the lower. Given
+ * the mark's box and the class map, nearness is measured to the music in the box's columns (notes
+ * on ledger lines under the upper staff, a slur under them, notes over the lower staff), not to
+ * the staff lines: a "p" pushed down by low notes stands by the lower staff's top line, yet is the
+ * upper staff's.
  */
-export function markStaff(input: Pick<TextPageInput, 'staves' | 'systems'>, x: number, y: number): number {
+export function markStaff(input: Pick<TextPageInput, 'staves' | 'systems' | 'map'>, x: number, y: number, box?: TextBox): number {
   const { staves, systems } = input;
   const nearest = nearestStaff(staves, x, y);
   if (nearest < 0) return nearest;
   const lower = staves[nearest]!;
-  const toLower = staffLineY(lower, 0, x) - y;
-  if (toLower <= 0) return nearest;
+  const lowerLine = staffLineY(lower, 0, x);
+  if (lowerLine - y <= 0) return nearest;
   const system = systems.find((s) => s.staves.includes(nearest));
   const above = system?.staves[system.staves.indexOf(nearest) - 1];
   if (above === undefined) return nearest;
-  const toUpper = y - staffLineY(staves[above]!, 4, x);
-  return toUpper > 0 && toUpper - toLower <= lower.space * BELOW_STAFF_PREFERENCE ? above : nearest;
+  const upperLine = staffLineY(staves[above]!, 4, x);
+  if (y - upperLine <= 0) return nearest;
+  const [toUpper, toLower] = box && input.map ? musicClearance(input.map, box, upperLine, lowerLine) : [y - upperLine, lowerLine - y];
+  return toUpper - toLower <= lower.space * BELOW_STAFF_PREFERENCE ? above : nearest;
+}
+
+/**
+ * How far (prepared pixels) a box stands from the music over and under it within its columns: from
+ * its top up to the nearest pixel the model gives music (not text or dynamics), or to `upperLine`,
+ * and from its bottom down likewise to `lowerLine`.
+ */
+function musicClearance(map: ClassMap, box: TextBox, upperLine: number, lowerLine: number): [number, number] {
+  const scale = MAP_SCALE;
+  const cols = [Math.max(0, Math.floor(box.x0 / scale)), Math.min(map.width - 1, Math.floor(box.x1 / scale))];
+  const musicRow = (row: number) => {
+    for (let col = cols[0]!; col <= cols[1]!; col++) if (MUSIC_CLASSES[map.data[row * map.width + col]!] && map.data[row * map.width + col] !== CLASS_INDEX.staffLine) return true;
+    return false;
+  };
+  let up = Math.floor(box.y0 / scale) - 1;
+  while (up * scale > upperLine && up >= 0 && !musicRow(up)) up--;
+  let down = Math.ceil(box.y1 / scale) + 1;
+  while (down * scale < lowerLine && down < map.height && !musicRow(down)) down++;
+  return [box.y0 - Math.max(upperLine, (up + 1) * scale), Math.min(lowerLine, down * scale) - box.y1];
 }
 
 /** Dynamics letters joined into runs, one per mark ("sfz", "mp"). */
@@ -348,7 +374,7 @@ function dynamicLetterRuns(letters: Glyph[]): Line[] {
 
 /** A run of dynamics letters as a mark of the staff it belongs to (see {@link markStaff}); none off the staves. */
 function dynamicLine(run: Line, input: TextPageInput): TextLine[] {
-  const staff = markStaff(input, (run.x0 + run.x1) / 2, (run.y0 + run.y1) / 2);
+  const staff = markStaff(input, (run.x0 + run.x1) / 2, (run.y0 + run.y1) / 2, run);
   if (staff < 0) return [];
   return [{ kind: 'dynamics', x0: run.x0, y0: run.y0, x1: run.x1, y1: run.y1, size: median(run.heights), glyphs: run.glyphs.map((g) => g.label), spans: inkSpans(run.glyphs), staff }];
 }
