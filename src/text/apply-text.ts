@@ -363,12 +363,35 @@ function directionStaff(page: PageText, line: ReadLine, words: string | undefine
   return under && over > 0 && over < next.space * DIRECTION_DISTANCE ? own + 1 : own;
 }
 
+/**
+ * The words of one direction stand closer than this many letter heights; a wider gap parts two
+ * directions that one row of text holds ("cresc." under two measures).
+ */
+const DIRECTION_WORD_GAP = 4;
+
+/** A line of words as the directions it holds: one per run of words that no wide gap parts. */
+function directionsOf(line: ReadLine): ReadLine[] {
+  if (line.kind !== 'expression' && line.kind !== 'tempo') return [line];
+  const runs: ReadLine['words'][] = [];
+  for (const word of [...line.words].sort((a, b) => a.x0 - b.x0)) {
+    const run = runs[runs.length - 1];
+    if (run && word.x0 - Math.max(...run.map((w) => w.x1)) <= line.size * DIRECTION_WORD_GAP) run.push(word);
+    else runs.push([word]);
+  }
+  if (runs.length < 2) return [line];
+  return runs.map((words) => {
+    const x0 = Math.min(...words.map((w) => w.x0));
+    const x1 = Math.max(...words.map((w) => w.x1));
+    return { ...line, x0, x1, words, text: words.map((w) => w.text).join(' '), spans: line.spans.filter(([a, b]) => b > x0 && a < x1) };
+  });
+}
+
 /** Lines that become directions: words, dynamics, rehearsal and pedal marks. */
 const DIRECTION_KINDS: ReadonlySet<string> = new Set(['tempo', 'expression', 'dynamics', 'rehearsal', 'pedal']);
 
 /** Words, dynamics and pedal marks under or over a staff, as directions at the note whose place they start at. */
 function applyDirections(events: readonly PageEvent[], page: PageText): void {
-  const lines = joinMetronomeMarks(page.lines.filter((line) => DIRECTION_KINDS.has(line.kind) && line.staff !== undefined));
+  const lines = joinMetronomeMarks(page.lines.filter((line) => DIRECTION_KINDS.has(line.kind) && line.staff !== undefined).flatMap(directionsOf));
   if (!lines.length) return;
   const byStaff = timedNotes(events);
   for (const line of lines) {

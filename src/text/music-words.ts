@@ -23,6 +23,17 @@ interface Entry {
 const letterOnly = (text: string) => text.toLowerCase().replace(/[^\p{L}]/gu, '');
 const ENTRIES: Entry[] = MUSIC_WORDS.map(([printed, works]) => ({ letters: letterOnly(printed), printed, works }));
 const KNOWN = new Set(ENTRIES.map((e) => e.letters));
+/** Performance words scores print abbreviated ("cresc.", "dim.", "espress."), by their letters. */
+const ABBREVIATED = new Set(ENTRIES.filter((e) => e.printed.endsWith('.') && e.works >= CORRECTION_MIN_WORKS).map((e) => e.letters));
+
+/**
+ * Whether every word of a reading is a performance word printed abbreviated, its period read (a letter off
+ * at most): expression words, which a lyric never is, however they are spread along a staff.
+ */
+export function abbreviatedMusicWordsOnly(text: string): boolean {
+  const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  return words.length > 0 && words.every((w) => w.endsWith('.') && ABBREVIATED.has(letterOnly(correctToken(w))));
+}
 
 /** The words of a direction with each misread word corrected to the performance word it is one letter off. */
 export function correctMusicWords(text: string): string {

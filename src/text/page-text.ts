@@ -22,6 +22,7 @@ import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { OcrReader, OcrWord } from './ocr.js';
 import { readBeat, type Beat } from './metronome-glyph.js';
+import { abbreviatedMusicWordsOnly } from './music-words.js';
 import { readDynamicMarks, trustedReading, type DynamicMark } from './read-dynamics.js';
 import { glyphsIn, readPedalMarks, type PedalMark } from './read-pedals.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
@@ -192,9 +193,12 @@ async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly
     const text = placed.map((w) => w.text).join(' ');
     // A framed line that does not read as a rehearsal mark is no text we know.
     if (line.kind === 'rehearsal' && !REHEARSAL_MARK.test(text.trim())) return;
+    // A line placed as a measure number that reads as a word is what else its place makes it; one placed as
+    // lyrics for its spread that reads as abbreviated performance words ("cresc. … cresc.") is expression words.
+    const kind =
+      line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim()) ? (line.otherwise ?? 'other') : line.kind === 'lyrics' && abbreviatedMusicWordsOnly(text) ? 'expression' : line.kind;
     lines.push({
-      // A line placed as a measure number that reads as a word is what else its place makes it.
-      kind: line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim()) ? (line.otherwise ?? 'other') : line.kind,
+      kind,
       size: line.size,
       spans: line.spans,
       x0: line.x0,
@@ -204,7 +208,7 @@ async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly
       text,
       words: placed,
       ...(line.staff !== undefined ? { staff: line.staff } : {}),
-      ...(line.verse !== undefined ? { verse: line.verse } : {}),
+      ...(line.verse !== undefined && kind === 'lyrics' ? { verse: line.verse } : {}),
     });
   });
   return lines;

@@ -77,6 +77,23 @@ describe('a metronome mark read apart from its tempo words', () => {
   });
 });
 
+describe('one row of words under a staff', () => {
+  /** An expression line under the staff holding `words`, each [text, x0, x1]. */
+  function wordsLine(words: [string, number, number][]): ReadLine {
+    const [y0, y1] = [172, 184];
+    const read = words.map(([text, x0, x1]) => ({ text, confidence: 90, x0, y0, x1, y1, symbols: [] }));
+    return { kind: 'expression', size: 12, spans: words.map(([, x0, x1]) => [x0, x1]), x0: words[0]![1], y0, x1: words[words.length - 1]![2], y1, text: words.map((w) => w[0]).join(' '), words: read, staff: 0 };
+  }
+
+  it('is one direction where its words stand a word space apart, and one per run where a wide gap parts them', () => {
+    const s = score();
+    const evidence = { page: 0, box: { x: 600, y: 118, width: 14, height: 12 }, confidence: 1 };
+    s.parts[0]!.measures[0]!.voices[0]!.events.push({ kind: 'note', duration: { n: 1, d: 1 }, type: 'quarter', dots: 0, staff: 1, notes: [{ pitch: { step: 'C', alter: 0, octave: 5 }, evidence }], lyrics: [], evidence });
+    applyText(s, [page([wordsLine([['sempre', 196, 250], ['stacc.', 256, 300], ['cresc.', 598, 640]])])]);
+    expect(s.parts[0]!.measures[0]!.directions.map((d) => [d.words, d.offset.n / d.offset.d])).toEqual([['sempre stacc.', 0], ['cresc.', 1]]);
+  });
+});
+
 describe('a hairpin drawn on from a dynamic', () => {
   /** The one-note score with a second quarter note at x 300, and a diminuendo read from x `x0`, started at the second note. */
   function withHairpin(x0: number): Score {

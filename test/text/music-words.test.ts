@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correctMusicWords, oneEditApart } from '../../src/text/music-words.js';
+import { abbreviatedMusicWordsOnly, correctMusicWords, oneEditApart } from '../../src/text/music-words.js';
 import { MUSIC_WORDS } from '../../src/text/music-lexicon.js';
 
 describe('performance words', () => {
@@ -17,6 +17,15 @@ describe('performance words', () => {
     expect(correctMusicWords('Schnell, doch nicht zu sehr')).toBe('Schnell, doch nicht zu sehr');
     expect(correctMusicWords('zqxw')).toBe('zqxw');
     expect(correctMusicWords('cre')).toBe('cre');
+  });
+
+  it('tell a reading of abbreviated performance words only, which no lyric is, from a lyric', () => {
+    expect(abbreviatedMusicWordsOnly('cresc. cresc.')).toBe(true);
+    expect(abbreviatedMusicWordsOnly('resc. dim.')).toBe(true);
+    expect(abbreviatedMusicWordsOnly('cresc. la')).toBe(false);
+    expect(abbreviatedMusicWordsOnly('ten green bottles')).toBe(false);
+    expect(abbreviatedMusicWordsOnly('dolce')).toBe(false);
+    expect(abbreviatedMusicWordsOnly('')).toBe(false);
   });
 
   it('keep the punctuation around a corrected word', () => {

@@ -131,4 +131,19 @@ describe('readPageText', () => {
     expect(read.lines.filter((l) => !earlyKinds.has(l.kind))).toHaveLength(later);
     expect(read.lines.filter((l) => l.kind === 'lyrics').length).toBeGreaterThanOrEqual(4);
   }, 60_000);
+
+  it('takes a row placed as lyrics that reads as abbreviated performance words for expression words', async () => {
+    const { found, map } = await abendlied();
+    const reader: OcrReader = {
+      languages: ['eng'],
+      fallbacks: [],
+      readLine: async (image) => [{ text: 'cresc.', confidence: 90, x0: 0, y0: 0, x1: image.width / 3, y1: 10, symbols: [] }, { text: 'dim.', confidence: 90, x0: image.width / 2, y0: 0, x1: image.width, y1: 10, symbols: [] }],
+      close: async () => {},
+    };
+    const read = await readPageText({ ...found, map }, reader);
+    expect(read.lines.filter((l) => l.kind === 'lyrics')).toHaveLength(0);
+    const words = read.lines.filter((l) => l.kind === 'expression');
+    expect(words.length).toBeGreaterThanOrEqual(4);
+    expect(words.every((l) => l.verse === undefined)).toBe(true);
+  }, 60_000);
 });
