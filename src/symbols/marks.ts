@@ -349,11 +349,21 @@ export function readHairpins(map: ClassMap, staves: readonly Staff[], space: num
     }
   }
   found.push(...linePairs(joinLines(lines, space), space));
-  return found.map((h) => (ink ? acrossBarlines(h, map, ink, space) : h)).flatMap((h) => {
+  const whole = found.map((h) => (ink ? acrossBarlines(h, map, ink, space) : h)).flatMap((h) => {
     const staff = hairpinStaff(staves, (h.x0 + h.x1) / 2, (h.y0 + h.y1) / 2, space);
     return staff >= 0 ? [{ ...h, staff }] : [];
   });
+  // A piece followed on across a barline may cover another piece of the same hairpin, read on its own.
+  const kept: Hairpin[] = [];
+  for (const h of whole.sort((a, b) => b.x1 - b.x0 - (a.x1 - a.x0))) {
+    const covered = kept.some((k) => k.kind === h.kind && k.staff === h.staff && k.y0 < h.y1 && h.y0 < k.y1 && Math.min(k.x1, h.x1) - Math.max(k.x0, h.x0) >= (h.x1 - h.x0) * HAIRPIN_COVERED);
+    if (!covered) kept.push(h);
+  }
+  return kept.sort((a, b) => a.x0 - b.x0 || a.y0 - b.y0);
 }
+
+/** A hairpin lying along this share of its length within a longer one of its kind, on its staff, is a piece of that one. */
+const HAIRPIN_COVERED = 0.8;
 
 /** A barline standing within this many spaces past a hairpin's end may have cut it there … */
 const HAIRPIN_BARLINE_REACH = 1;
@@ -361,8 +371,8 @@ const HAIRPIN_BARLINE_REACH = 1;
 const HAIRPIN_TRACE_GAP = 0.5;
 /** … within this many spaces up or down of its course … */
 const HAIRPIN_TRACE_TOLERANCE = 0.2;
-/** … for at most this many spaces. */
-const HAIRPIN_TRACE_LENGTH = 30;
+/** … for at most this many spaces (a crescendo over two measures, cut at the barline between them, reaches back as far). */
+const HAIRPIN_TRACE_LENGTH = 60;
 
 /**
  * A hairpin cut by a barline, in full. Barlines that join a system's staves cross the hairpins between
@@ -371,16 +381,35 @@ const HAIRPIN_TRACE_LENGTH = 30;
  */
 function acrossBarlines(h: Omit<Hairpin, 'staff'>, map: ClassMap, ink: BinaryImage, space: number): Omit<Hairpin, 'staff'> {
   const middle = (h.y0 + h.y1) / 2;
-  // The two lines' centres, from the point (at the middle) to the open end (at the box's edges), inset by half a line.
+  // The two lines' centres, from the point to the open end (at the box's edges, inset by half a line). The point
+  // is at the middle, unless a barline cut the hairpin short of it: then the lines stand where the ink has them.
   const inset = Math.min(1, (h.y1 - h.y0) / 4);
   const [pointX, openX] = h.kind === 'crescendo' ? [h.x0, h.x1] : [h.x1, h.x0];
-  const course = (edge: number) => (x: number) => middle + (edge - middle) * ((x - pointX) / (openX - pointX));
-  const edges = [course(h.y0 + inset), course(h.y1 - inset)];
+  const step = Math.sign(openX - pointX);
+  const cut = barlineAt(map, pointX, -step as 1 | -1, h, space) ? linesAt(ink, pointX + step * 2, h) : undefined;
+  const course = (edge: number, atPoint: number) => (x: number) => atPoint + (edge - atPoint) * ((x - pointX) / (openX - pointX));
+  const edges = [course(h.y0 + inset, cut?.[0] ?? middle), course(h.y1 - inset, cut?.[1] ?? middle)];
   const x1 = barlineAt(map, h.x1, 1, h, space) ? traceLines(edges, ink, h.x1, 1, space) : h.x1;
   const x0 = barlineAt(map, h.x0, -1, h, space) ? traceLines(edges, ink, h.x0, -1, space) : h.x0;
   if (x0 === h.x0 && x1 === h.x1) return h;
   const ys = [x0, x1].flatMap((x) => edges.map((edge) => edge(x)));
   return { ...h, x0, x1, y0: Math.min(h.y0, ...ys.map((y) => y - inset)), y1: Math.max(h.y1, ...ys.map((y) => y + inset)) };
+}
+
+/** The rows of a hairpin's two lines in column x of the ink, where its box holds two runs of ink there: the top one's and the bottom one's. */
+function linesAt(ink: BinaryImage, x: number, h: { y0: number; y1: number }): [number, number] | undefined {
+  const px = Math.round(x);
+  if (px < 0 || px >= ink.width) return undefined;
+  const runs: [number, number][] = [];
+  for (let y = Math.max(0, Math.floor(h.y0)); y <= Math.min(ink.height - 1, Math.ceil(h.y1)); y++) {
+    if (!ink.data[y * ink.width + px]) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[1] === y - 1) last[1] = y;
+    else runs.push([y, y]);
+  }
+  if (runs.length < 2) return undefined;
+  const [top, bottom] = [runs[0]!, runs[runs.length - 1]!];
+  return [(top[0] + top[1]) / 2, (bottom[0] + bottom[1]) / 2];
 }
 
 /** Whether the model saw a barline within HAIRPIN_BARLINE_REACH spaces past x (on the side `step` points to), across the hairpin's height. */

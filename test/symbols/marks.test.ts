@@ -191,6 +191,28 @@ describe('articulation and hairpin shapes', () => {
     ]);
   });
 
+  it('follow a long crescendo back across the barline that cuts it short of its point, and read it once', () => {
+    // A wide page: a crescendo over two long measures, from x 40 to 1960, two spaces open, crossed at x 700 by a
+    // barline. The part before it is 55 spaces long and under 0.7 spaces open at the barline; the part after it
+    // looks like a whole hairpin, its point unseen.
+    const wide = { width: 2000, height: 400, data: new Uint8Array(2000 * 400) };
+    const map = paintableMap(1000, 200);
+    inkLine(wide, 40, 180, 1960, 168);
+    inkLine(wide, 40, 180, 1960, 192);
+    inkBox(wide, 700, 90, 703, 240);
+    box(map, CLASS_INDEX.barline, 700, 90, 704, 240);
+    const long = [straightStaff(100, SPACE, 0, 2000)];
+    expect(readHairpins(map, long, SPACE, wide).map((h) => [h.kind, Math.round(h.x0 / 40), Math.round(h.x1 / 40)])).toEqual([['crescendo', 1, 49]]);
+    // Where the part before the barline is open enough to read alone, it is a piece of the same hairpin.
+    const map2 = classMap();
+    const ink = blankInk();
+    inkLine(ink, 40, 180, 780, 171);
+    inkLine(ink, 40, 180, 780, 189);
+    inkBox(ink, 440, 90, 443, 240);
+    box(map2, CLASS_INDEX.barline, 440, 90, 444, 240);
+    expect(readHairpins(map2, staves, SPACE, ink).map((h) => [h.kind, Math.round(h.x0 / 20), Math.round(h.x1 / 20)])).toEqual([['crescendo', 2, 39]]);
+  });
+
   it('read no hairpin in a word and its extender line, nor in the end of a beam the staff cuts off', () => {
     const map = classMap();
     const ink = blankInk();
