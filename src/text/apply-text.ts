@@ -369,7 +369,7 @@ function directionStaff(page: PageText, line: ReadLine, words: string | undefine
  */
 const DIRECTION_WORD_GAP = 4;
 
-/** A line of words as the directions it holds: one per run of words that no wide gap parts. */
+/** A line of words as the directions it holds: one per run of words that no wide gap parts, and one per dynamic at a run's ends. */
 function directionsOf(line: ReadLine): ReadLine[] {
   if (line.kind !== 'expression' && line.kind !== 'tempo') return [line];
   const runs: ReadLine['words'][] = [];
@@ -378,11 +378,22 @@ function directionsOf(line: ReadLine): ReadLine[] {
     if (run && word.x0 - Math.max(...run.map((w) => w.x1)) <= line.size * DIRECTION_WORD_GAP) run.push(word);
     else runs.push([word]);
   }
-  if (runs.length < 2) return [line];
-  return runs.map((words) => {
+  const part = (words: ReadLine['words'], kind = line.kind): ReadLine => {
     const x0 = Math.min(...words.map((w) => w.x0));
     const x1 = Math.max(...words.map((w) => w.x1));
-    return { ...line, x0, x1, words, text: words.map((w) => w.text).join(' '), spans: line.spans.filter(([a, b]) => b > x0 && a < x1) };
+    return { ...line, kind, x0, x1, words, text: words.map((w) => w.text).join(' '), spans: line.spans.filter(([a, b]) => b > x0 && a < x1) };
+  };
+  // A dynamic printed before or after the words of a direction ("p sehr ausdrucksvoll", "cresc. sf") is a direction of its own.
+  return runs.flatMap((words) => {
+    if (words.length < 2) return [runs.length > 1 ? part(words) : line];
+    const first = readDynamic(words[0]!.text) ? 1 : 0;
+    const last = readDynamic(words[words.length - 1]!.text) ? words.length - 1 : words.length;
+    if (first === 0 && last === words.length) return [runs.length > 1 ? part(words) : line];
+    return [
+      ...(first ? [part(words.slice(0, 1), 'dynamics')] : []),
+      ...(last > first ? [part(words.slice(first, last))] : []),
+      ...(last < words.length ? [part(words.slice(last), 'dynamics')] : []),
+    ];
   });
 }
 

@@ -92,6 +92,12 @@ describe('one row of words under a staff', () => {
     applyText(s, [page([wordsLine([['sempre', 196, 250], ['stacc.', 256, 300], ['cresc.', 598, 640]])])]);
     expect(s.parts[0]!.measures[0]!.directions.map((d) => [d.words, d.offset.n / d.offset.d])).toEqual([['sempre stacc.', 0], ['cresc.', 1]]);
   });
+
+  it('parts a dynamic printed before or after the words from them', () => {
+    const s = score();
+    applyText(s, [page([wordsLine([['p', 196, 204], ['molto', 208, 220], ['dolce', 224, 236], ['sf', 240, 248]])])]);
+    expect(s.parts[0]!.measures[0]!.directions.map((d) => d.dynamics ?? d.words)).toEqual(['p', 'molto dolce', 'sf']);
+  });
 });
 
 describe('a hairpin drawn on from a dynamic', () => {
