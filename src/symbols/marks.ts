@@ -468,6 +468,30 @@ const HAIRPIN_BLOCKING_CLASSES: readonly number[] = ['ledgerLine', 'barline', 's
   (name) => CLASS_INDEX[name as keyof typeof CLASS_INDEX],
 );
 
+/** A ledger line crosses or touches its note's head: paint taken for one with no head within this many spaces across … */
+const LEDGER_HEAD_ACROSS = 1;
+/** … and up or down is no ledger line. */
+const LEDGER_HEAD_UP_DOWN = 1.2;
+
+/** Whether a notehead's paint lies within LEDGER_HEAD_ACROSS / LEDGER_HEAD_UP_DOWN spaces of a class-map pixel (by a summed-area table). */
+function headNeighbourhood(map: ClassMap, space: number): (x: number, y: number) => boolean {
+  const heads = new Set([CLASS_INDEX.noteheadBlack, CLASS_INDEX.noteheadHalf, CLASS_INDEX.noteheadWhole]);
+  const w = map.width + 1;
+  const sums = new Int32Array(w * (map.height + 1));
+  for (let y = 0; y < map.height; y++) {
+    for (let x = 0; x < map.width; x++) {
+      sums[(y + 1) * w + x + 1] = (heads.has(map.data[y * map.width + x]!) ? 1 : 0) + sums[y * w + x + 1]! + sums[(y + 1) * w + x]! - sums[y * w + x]!;
+    }
+  }
+  const across = Math.round((space * LEDGER_HEAD_ACROSS) / MAP_SCALE);
+  const upDown = Math.round((space * LEDGER_HEAD_UP_DOWN) / MAP_SCALE);
+  return (x, y) => {
+    const [x0, x1] = [Math.max(0, x - across), Math.min(map.width, x + across + 1)];
+    const [y0, y1] = [Math.max(0, y - upDown), Math.min(map.height, y + upDown + 1)];
+    return sums[y1 * w + x1]! - sums[y0 * w + x1]! - sums[y1 * w + x0]! + sums[y0 * w + x0]! > 0;
+  };
+}
+
 /** A hairpin whose middle stands within this many spaces over a staff's top line is drawn above that staff … */
 const HAIRPIN_ABOVE_REACH = 1.5;
 /** … else it is the staff's over it, where it stands in this first share of the gap between the two. */
@@ -492,11 +516,14 @@ function hairpinInk(map: ClassMap, ink: BinaryImage, staves: readonly Staff[], s
       for (let y = top; y <= bottom; y++) inStaff[y * map.width + x] = 1;
     }
   }
+  const nearHead = headNeighbourhood(map, space);
   const data = new Uint8Array(map.width * map.height);
   for (let y = 0; y < map.height; y++) {
     for (let x = 0; x < map.width; x++) {
       const i = y * map.width + x;
-      if (blocking[map.data[i]!] || inStaff[i]) continue;
+      // Ledger lines stand by their notes: what the model paints as one far from any head is some other line's.
+      const cls = map.data[i]!;
+      if ((blocking[cls] && (cls !== CLASS_INDEX.ledgerLine || nearHead(x, y))) || inStaff[i]) continue;
       let inked = false;
       for (let dy = 0; dy < MAP_SCALE && !inked; dy++) {
         const py = y * MAP_SCALE + dy;

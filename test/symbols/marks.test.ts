@@ -170,6 +170,23 @@ describe('articulation and hairpin shapes', () => {
     expect(readHairpins(map, staves, SPACE, inStaff).filter((h) => h.y0 < 150)).toEqual([]);
   });
 
+  it('read a hairpin whose line the model paints as a ledger line in part, where no notehead stands by it', () => {
+    const paintedAsLedger = (head: boolean) => {
+      const map = classMap();
+      const ink = blankInk();
+      // A diminuendo under the staff, eight spaces long, a space and a half open at its left end; the model
+      // calls the first half of its upper line a ledger line.
+      inkLine(ink, 200, 171, 296, 180);
+      inkLine(ink, 200, 189, 296, 180);
+      line(map, CLASS_INDEX.ledgerLine, 200, 171, 248, 175);
+      if (head) box(map, CLASS_INDEX.noteheadBlack, 220, 160, 232, 168);
+      return readHairpins(map, staves, SPACE, ink).map((h) => [h.kind, Math.round(h.x0 / 10), Math.round(h.x1 / 10)]);
+    };
+    expect(paintedAsLedger(false)).toEqual([['diminuendo', 20, 30]]);
+    // Beside a head, a ledger line is one: the ink left is no hairpin.
+    expect(paintedAsLedger(true)).toEqual([]);
+  });
+
   it('follow a hairpin across a barline that cuts it, to where its lines end, but not past a barline where it ends', () => {
     const map = classMap();
     const ink = blankInk();
