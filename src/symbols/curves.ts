@@ -11,6 +11,7 @@
 import type { Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
+import { headsNear } from './heads-near.js';
 import { wedgeShape } from './marks.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
@@ -101,7 +102,8 @@ export function readCurves(map: ClassMap, staves: readonly Staff[], space: numbe
     .filter((p) => p.x1 - p.x0 >= (space / MAP_SCALE) * THIN_TEXT_MIN_WIDTH && [...p.profile.values()].every(([top, bottom]) => bottom - top < (space / MAP_SCALE) * THIN_TEXT));
   const pieces = [...arcs.flatMap((c) => strandsOf(c, map.width, space / MAP_SCALE).flatMap((p) => splitAtCusps(p, space / MAP_SCALE))), ...thinText];
   const curves: Curve[] = [];
-  for (const piece of joinPieces(pieces, space / MAP_SCALE, headNear(map, space / MAP_SCALE))) {
+  const reach = Math.round((space / MAP_SCALE) * CUSP_AT_HEAD);
+  for (const piece of joinPieces(pieces, space / MAP_SCALE, headsNear(map, reach, reach))) {
     if (!piece.own) continue;
     const curve = curveOf(piece, staves);
     if (!curve || curve.x1 - curve.x0 < space * MIN_CURVE_WIDTH || curve.y1 - curve.y0 > space * MAX_CURVE_HEIGHT) continue;
@@ -257,18 +259,6 @@ function columnRuns(c: Component, width: number): Map<number, Run[]> {
     columns.set(col, runs);
   }
   return columns;
-}
-
-/** Whether a notehead's paint lies within CUSP_AT_HEAD spaces of a point (class-map units). */
-function headNear(map: ClassMap, space: number): (col: number, row: number) => boolean {
-  const heads = new Set([CLASS_INDEX.noteheadBlack, CLASS_INDEX.noteheadHalf, CLASS_INDEX.noteheadWhole]);
-  const reach = Math.round(space * CUSP_AT_HEAD);
-  return (col, row) => {
-    for (let y = Math.max(0, Math.round(row) - reach); y <= Math.min(map.height - 1, Math.round(row) + reach); y++) {
-      for (let x = Math.max(0, Math.round(col) - reach); x <= Math.min(map.width - 1, Math.round(col) + reach); x++) if (heads.has(map.data[y * map.width + x]!)) return true;
-    }
-    return false;
-  };
 }
 
 /** Pieces whose ends meet, left to right, joined into one arc each; `atHead` tells where two ties may meet. */

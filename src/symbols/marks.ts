@@ -21,6 +21,7 @@ import type { BinaryImage } from '../preparation/binarize.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
+import { headsNear } from './heads-near.js';
 import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from './mark-cells.js';
 import { markFamily, type MarkKind } from '../reading/mark-kinds.js';
 import { onnxModel, softmaxBest } from './onnx-model.js';
@@ -473,25 +474,6 @@ const LEDGER_HEAD_ACROSS = 1;
 /** … and up or down is no ledger line. */
 const LEDGER_HEAD_UP_DOWN = 1.2;
 
-/** Whether a notehead's paint lies within LEDGER_HEAD_ACROSS / LEDGER_HEAD_UP_DOWN spaces of a class-map pixel (by a summed-area table). */
-function headNeighbourhood(map: ClassMap, space: number): (x: number, y: number) => boolean {
-  const heads = new Set([CLASS_INDEX.noteheadBlack, CLASS_INDEX.noteheadHalf, CLASS_INDEX.noteheadWhole]);
-  const w = map.width + 1;
-  const sums = new Int32Array(w * (map.height + 1));
-  for (let y = 0; y < map.height; y++) {
-    for (let x = 0; x < map.width; x++) {
-      sums[(y + 1) * w + x + 1] = (heads.has(map.data[y * map.width + x]!) ? 1 : 0) + sums[y * w + x + 1]! + sums[(y + 1) * w + x]! - sums[y * w + x]!;
-    }
-  }
-  const across = Math.round((space * LEDGER_HEAD_ACROSS) / MAP_SCALE);
-  const upDown = Math.round((space * LEDGER_HEAD_UP_DOWN) / MAP_SCALE);
-  return (x, y) => {
-    const [x0, x1] = [Math.max(0, x - across), Math.min(map.width, x + across + 1)];
-    const [y0, y1] = [Math.max(0, y - upDown), Math.min(map.height, y + upDown + 1)];
-    return sums[y1 * w + x1]! - sums[y0 * w + x1]! - sums[y1 * w + x0]! + sums[y0 * w + x0]! > 0;
-  };
-}
-
 /** A hairpin whose middle stands within this many spaces over a staff's top line is drawn above that staff … */
 const HAIRPIN_ABOVE_REACH = 1.5;
 /** … else it is the staff's over it, where it stands in this first share of the gap between the two. */
@@ -516,7 +498,7 @@ function hairpinInk(map: ClassMap, ink: BinaryImage, staves: readonly Staff[], s
       for (let y = top; y <= bottom; y++) inStaff[y * map.width + x] = 1;
     }
   }
-  const nearHead = headNeighbourhood(map, space);
+  const nearHead = headsNear(map, Math.round((space * LEDGER_HEAD_ACROSS) / MAP_SCALE), Math.round((space * LEDGER_HEAD_UP_DOWN) / MAP_SCALE));
   const data = new Uint8Array(map.width * map.height);
   for (let y = 0; y < map.height; y++) {
     for (let x = 0; x < map.width; x++) {

@@ -344,17 +344,19 @@ export function markStaff(input: Pick<TextPageInput, 'staves' | 'systems' | 'map
  * and from its bottom down likewise to `lowerLine`.
  */
 function musicClearance(map: ClassMap, box: TextBox, upperLine: number, lowerLine: number): [number, number] {
-  const scale = MAP_SCALE;
-  const cols = [Math.max(0, Math.floor(box.x0 / scale)), Math.min(map.width - 1, Math.floor(box.x1 / scale))];
+  const [first, last] = [Math.max(0, Math.floor(box.x0 / MAP_SCALE)), Math.min(map.width - 1, Math.floor(box.x1 / MAP_SCALE))];
   const musicRow = (row: number) => {
-    for (let col = cols[0]!; col <= cols[1]!; col++) if (MUSIC_CLASSES[map.data[row * map.width + col]!] && map.data[row * map.width + col] !== CLASS_INDEX.staffLine) return true;
+    for (let col = first; col <= last; col++) {
+      const cls = map.data[row * map.width + col]!;
+      if (MUSIC_CLASSES[cls] && cls !== CLASS_INDEX.staffLine) return true;
+    }
     return false;
   };
-  let up = Math.floor(box.y0 / scale) - 1;
-  while (up * scale > upperLine && up >= 0 && !musicRow(up)) up--;
-  let down = Math.ceil(box.y1 / scale) + 1;
-  while (down * scale < lowerLine && down < map.height && !musicRow(down)) down++;
-  return [box.y0 - Math.max(upperLine, (up + 1) * scale), Math.min(lowerLine, down * scale) - box.y1];
+  let up = Math.floor(box.y0 / MAP_SCALE) - 1;
+  while (up * MAP_SCALE > upperLine && up >= 0 && !musicRow(up)) up--;
+  let down = Math.ceil(box.y1 / MAP_SCALE) + 1;
+  while (down * MAP_SCALE < lowerLine && down < map.height && !musicRow(down)) down++;
+  return [box.y0 - Math.max(upperLine, (up + 1) * MAP_SCALE), Math.min(lowerLine, down * MAP_SCALE) - box.y1];
 }
 
 /** Dynamics letters joined into runs, one per mark ("sfz", "mp"). */
