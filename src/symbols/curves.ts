@@ -11,7 +11,7 @@
 import type { Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
-import { headsNear } from './heads-near.js';
+import { headsNear, type HeadsNear } from './heads-near.js';
 import { wedgeShape } from './marks.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
@@ -93,7 +93,8 @@ interface Piece {
   area: number;
 }
 
-export function readCurves(map: ClassMap, staves: readonly Staff[], space: number): Curve[] {
+/** `heads` is the page's notehead paint, where a caller has it already. */
+export function readCurves(map: ClassMap, staves: readonly Staff[], space: number, heads: HeadsNear = headsNear(map)): Curve[] {
   // A hairpin painted as a slur is read as a hairpin (marks.ts).
   const arcs = classComponents(map, [CLASS_INDEX.tieSlur], 3).filter((c) => !wedgeShape(c, map.width, space));
   // The model paints the flat middle of a long tie under the staff as text at times: thin text lines join the arcs they meet.
@@ -103,7 +104,7 @@ export function readCurves(map: ClassMap, staves: readonly Staff[], space: numbe
   const pieces = [...arcs.flatMap((c) => strandsOf(c, map.width, space / MAP_SCALE).flatMap((p) => splitAtCusps(p, space / MAP_SCALE))), ...thinText];
   const curves: Curve[] = [];
   const reach = Math.round((space / MAP_SCALE) * CUSP_AT_HEAD);
-  for (const piece of joinPieces(pieces, space / MAP_SCALE, headsNear(map, reach, reach))) {
+  for (const piece of joinPieces(pieces, space / MAP_SCALE, (col, row) => heads(col, row, reach, reach))) {
     if (!piece.own) continue;
     const curve = curveOf(piece, staves);
     if (!curve || curve.x1 - curve.x0 < space * MIN_CURVE_WIDTH || curve.y1 - curve.y0 > space * MAX_CURVE_HEIGHT) continue;

@@ -21,7 +21,7 @@ import type { BinaryImage } from '../preparation/binarize.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
-import { headsNear } from './heads-near.js';
+import { headsNear, type HeadsNear } from './heads-near.js';
 import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from './mark-cells.js';
 import { markFamily, type MarkKind } from '../reading/mark-kinds.js';
 import { onnxModel, softmaxBest } from './onnx-model.js';
@@ -337,10 +337,10 @@ function joinPieces(marks: readonly ArticulationMark[], space: number): Articula
  * model does not give to the lines and noteheads that music hangs on (HAIRPIN_BLOCKING_CLASSES).
  * Without the ink, from the pixels of the classes it most often paints them as.
  */
-export function readHairpins(map: ClassMap, staves: readonly Staff[], space: number, ink?: BinaryImage): Hairpin[] {
+export function readHairpins(map: ClassMap, staves: readonly Staff[], space: number, ink?: BinaryImage, heads: HeadsNear = headsNear(map)): Hairpin[] {
   const found: Omit<Hairpin, 'staff'>[] = [];
   const lines: Line[] = [];
-  const components = ink ? classComponents(hairpinInk(map, ink, staves, space), [1], 4) : classComponents(map, [CLASS_INDEX.dynamics, CLASS_INDEX.tieSlur, CLASS_INDEX.text], 4);
+  const components = ink ? classComponents(hairpinInk(map, ink, staves, space, heads), [1], 4) : classComponents(map, [CLASS_INDEX.dynamics, CLASS_INDEX.tieSlur, CLASS_INDEX.text], 4);
   for (const c of components) {
     const kind = wedgeShape(c, map.width, space);
     if (kind) found.push({ kind, x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, confidence: c.confidence });
@@ -386,12 +386,13 @@ function acrossBarlines(h: Omit<Hairpin, 'staff'>, map: ClassMap, ink: BinaryIma
   // is at the middle, unless a barline cut the hairpin short of it: then the lines stand where the ink has them.
   const inset = Math.min(1, (h.y1 - h.y0) / 4);
   const [pointX, openX] = h.kind === 'crescendo' ? [h.x0, h.x1] : [h.x1, h.x0];
+  const [cutLeft, cutRight] = [barlineAt(map, h.x0, -1, h, space), barlineAt(map, h.x1, 1, h, space)];
   const step = Math.sign(openX - pointX);
-  const cut = barlineAt(map, pointX, -step as 1 | -1, h, space) ? linesAt(ink, pointX + step * 2, h) : undefined;
+  const cut = (h.kind === 'crescendo' ? cutLeft : cutRight) ? linesAt(ink, pointX + step * 2, h) : undefined;
   const course = (edge: number, atPoint: number) => (x: number) => atPoint + (edge - atPoint) * ((x - pointX) / (openX - pointX));
   const edges = [course(h.y0 + inset, cut?.[0] ?? middle), course(h.y1 - inset, cut?.[1] ?? middle)];
-  const x1 = barlineAt(map, h.x1, 1, h, space) ? traceLines(edges, ink, h.x1, 1, space) : h.x1;
-  const x0 = barlineAt(map, h.x0, -1, h, space) ? traceLines(edges, ink, h.x0, -1, space) : h.x0;
+  const x1 = cutRight ? traceLines(edges, ink, h.x1, 1, space) : h.x1;
+  const x0 = cutLeft ? traceLines(edges, ink, h.x0, -1, space) : h.x0;
   if (x0 === h.x0 && x1 === h.x1) return h;
   const ys = [x0, x1].flatMap((x) => edges.map((edge) => edge(x)));
   return { ...h, x0, x1, y0: Math.min(h.y0, ...ys.map((y) => y - inset)), y1: Math.max(h.y1, ...ys.map((y) => y + inset)) };
@@ -486,7 +487,7 @@ const HAIRPIN_STAFF_MARGIN = 0.3;
  * page (any of the two-by-two prepared pixels under them), stand outside every staff's band, and are
  * of no blocking class.
  */
-function hairpinInk(map: ClassMap, ink: BinaryImage, staves: readonly Staff[], space: number): ClassMap {
+function hairpinInk(map: ClassMap, ink: BinaryImage, staves: readonly Staff[], space: number, heads: HeadsNear): ClassMap {
   const blocking = new Uint8Array(256);
   for (const cls of HAIRPIN_BLOCKING_CLASSES) blocking[cls] = 1;
   const inStaff = new Uint8Array(map.width * map.height);
@@ -498,14 +499,14 @@ function hairpinInk(map: ClassMap, ink: BinaryImage, staves: readonly Staff[], s
       for (let y = top; y <= bottom; y++) inStaff[y * map.width + x] = 1;
     }
   }
-  const nearHead = headsNear(map, Math.round((space * LEDGER_HEAD_ACROSS) / MAP_SCALE), Math.round((space * LEDGER_HEAD_UP_DOWN) / MAP_SCALE));
+  const [across, upDown] = [Math.round((space * LEDGER_HEAD_ACROSS) / MAP_SCALE), Math.round((space * LEDGER_HEAD_UP_DOWN) / MAP_SCALE)];
   const data = new Uint8Array(map.width * map.height);
   for (let y = 0; y < map.height; y++) {
     for (let x = 0; x < map.width; x++) {
       const i = y * map.width + x;
       // Ledger lines stand by their notes: what the model paints as one far from any head is some other line's.
       const cls = map.data[i]!;
-      if ((blocking[cls] && (cls !== CLASS_INDEX.ledgerLine || nearHead(x, y))) || inStaff[i]) continue;
+      if ((blocking[cls] && (cls !== CLASS_INDEX.ledgerLine || heads(x, y, across, upDown))) || inStaff[i]) continue;
       let inked = false;
       for (let dy = 0; dy < MAP_SCALE && !inked; dy++) {
         const py = y * MAP_SCALE + dy;

@@ -12,6 +12,7 @@ import type { Staff } from '../staves/detect-staves.js';
 import { barlineStrokes } from './barline-ink.js';
 import { readVoltas, type VoltaSymbol } from './voltas.js';
 import { readCurves, type Curve } from './curves.js';
+import { headsNear } from './heads-near.js';
 import { headsFollowStems } from './heads-between-staves.js';
 import { markCandidates, readHairpins, type ArticulationMark, type Hairpin, type MarkCandidate } from './marks.js';
 import { accidentalPosition, nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
@@ -331,9 +332,10 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   // Each stroke's width as the ink shows it: the class map blurs thin strokes thick and merges double ones.
   const measuredBarlines = ink ? realBarlines.flatMap((b) => barlineStrokes(b, staves, ink, space)) : realBarlines;
   const candidates = markCandidates(map, staves, space, ink);
-  const hairpins = readHairpins(map, staves, space, ink);
+  const headPaint = headsNear(map);
+  const hairpins = readHairpins(map, staves, space, ink, headPaint);
   // A hairpin the model painted partly as a slur and partly as text is read as a hairpin, not a slur too.
-  const curves = readCurves(map, staves, space).filter((c) => !hairpins.some((h) => insideHairpin(c, h, space)));
+  const curves = readCurves(map, staves, space, headPaint).filter((c) => !hairpins.some((h) => insideHairpin(c, h, space)));
   return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: measuredBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, voltas: ink ? readVoltas(ink, staves, space) : [], braces, map };
 }
 

@@ -383,17 +383,13 @@ function directionsOf(line: ReadLine): ReadLine[] {
     const x1 = Math.max(...words.map((w) => w.x1));
     return { ...line, kind, x0, x1, words, text: words.map((w) => w.text).join(' '), spans: line.spans.filter(([a, b]) => b > x0 && a < x1) };
   };
-  // A dynamic printed before or after the words of a direction ("p sehr ausdrucksvoll", "cresc. sf") is a direction of its own.
   return runs.flatMap((words) => {
-    if (words.length < 2) return [runs.length > 1 ? part(words) : line];
-    const first = readDynamic(words[0]!.text) ? 1 : 0;
-    const last = readDynamic(words[words.length - 1]!.text) ? words.length - 1 : words.length;
-    if (first === 0 && last === words.length) return [runs.length > 1 ? part(words) : line];
-    return [
-      ...(first ? [part(words.slice(0, 1), 'dynamics')] : []),
-      ...(last > first ? [part(words.slice(first, last))] : []),
-      ...(last < words.length ? [part(words.slice(last), 'dynamics')] : []),
-    ];
+    // A dynamic printed before or after the words of a direction ("p sehr ausdrucksvoll", "cresc. sf") is a direction of its own.
+    const lead = words.length > 1 && readDynamic(words[0]!.text) ? 1 : 0;
+    const tail = words.length > 1 && readDynamic(words[words.length - 1]!.text) ? 1 : 0;
+    if (!lead && !tail) return [runs.length > 1 ? part(words) : line];
+    const middle = words.slice(lead, words.length - tail);
+    return [...(lead ? [part(words.slice(0, 1), 'dynamics')] : []), ...(middle.length ? [part(middle)] : []), ...(tail ? [part(words.slice(-1), 'dynamics')] : [])];
   });
 }
 

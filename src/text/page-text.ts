@@ -171,6 +171,17 @@ function markLine(line: TextLine, mark: DynamicMark): ReadLine {
   return { kind: line.kind, size: line.size, spans, ...box, text: mark.mark, words: [word], ...(line.staff !== undefined ? { staff: line.staff } : {}) };
 }
 
+/**
+ * What a line is, once read: one placed as a measure number that reads as a word is what else its place
+ * makes it; one placed as lyrics for its spread that reads as abbreviated performance words ("cresc. …
+ * cresc.") is expression words; any other is what its place made it.
+ */
+function readKind(line: TextLine, text: string): TextKind {
+  if (line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim())) return line.otherwise ?? 'other';
+  if (line.kind === 'lyrics' && abbreviatedMusicWordsOnly(text)) return 'expression';
+  return line.kind;
+}
+
 /** Lines read by the OCR, placed back on the page; a line it reads nothing in is left out. */
 async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly TextLine[], ocr: OcrReader, early?: EarlyText): Promise<ReadLine[]> {
   // Every line is sent at once: the worker reads them one after another on its own thread, while this
@@ -193,10 +204,7 @@ async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly
     const text = placed.map((w) => w.text).join(' ');
     // A framed line that does not read as a rehearsal mark is no text we know.
     if (line.kind === 'rehearsal' && !REHEARSAL_MARK.test(text.trim())) return;
-    // A line placed as a measure number that reads as a word is what else its place makes it; one placed as
-    // lyrics for its spread that reads as abbreviated performance words ("cresc. … cresc.") is expression words.
-    const kind =
-      line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim()) ? (line.otherwise ?? 'other') : line.kind === 'lyrics' && abbreviatedMusicWordsOnly(text) ? 'expression' : line.kind;
+    const kind = readKind(line, text);
     lines.push({
       kind,
       size: line.size,

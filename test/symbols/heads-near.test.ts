@@ -9,7 +9,7 @@ describe('headsNear', () => {
     const map = paintableMap(40, 30);
     map.paint(CLASS_INDEX.noteheadHalf, 20, 10);
     map.paint(CLASS_INDEX.stem, 5, 5);
-    const near = headsNear(map, 3, 2);
+    const near = (col: number, row: number) => headsNear(map)(col, row, 3, 2);
     expect(near(23, 12)).toBe(true);
     expect(near(17.4, 8)).toBe(true);
     expect(near(24, 10)).toBe(false);
@@ -20,7 +20,7 @@ describe('headsNear', () => {
   it('keeps to the map at its edges', () => {
     const map = paintableMap(10, 10);
     map.paint(CLASS_INDEX.noteheadBlack, 0, 9);
-    const near = headsNear(map, 2, 2);
+    const near = (col: number, row: number) => headsNear(map)(col, row, 2, 2);
     expect(near(1, 8)).toBe(true);
     expect(near(-1, 11)).toBe(true);
     expect(near(9, 0)).toBe(false);
