@@ -41,6 +41,15 @@ const CUT_SLUR_MIN_BOW = 0.5;
 /** … across and up or down (spaces). */
 const CUT_END_REACH_ACROSS = 2.5;
 const CUT_END_REACH_UP_DOWN = 3;
+/**
+ * A slur over (under) notes of different heights starts and ends clear of the highest (lowest) of
+ * them, so an end may stand far over (under) a low (high) first or last note: an end that reaches
+ * no stroke otherwise may belong to one of its staff straight under (over) it, on the side it bows
+ * to, within this many spaces across …
+ */
+const CLEAR_END_REACH_ACROSS = 0.8;
+/** … and this many up or down. */
+const CLEAR_END_REACH_UP_DOWN = 6;
 /** A tie's end stands beside or just over (under) its head: within this many spaces up or down. */
 const TIE_LEVEL = 1.6;
 /** A tie bows little: its middle stands off its ends by at most this many spaces. */
@@ -70,7 +79,11 @@ export function linkCurves(curves: readonly Curve[], strokes: readonly Stroke[],
     const cut = curve.bow >= space * CUT_SLUR_MIN_BOW;
     const inside = (x: number, which: 'start' | 'end') => onStaff.some((s) => (which === 'start' ? s.x < x : s.x > x));
     const reach = (end: Point, among: readonly Stroke[], which: 'start' | 'end') =>
-      nearestStroke(end, among, space, which) ?? (cut && inside(end.x, which) ? nearestStroke(end, among, space, which, CUT_REACH) : undefined);
+      nearestStroke(end, among, space, which) ??
+      (inside(end.x, which)
+        ? (cut ? nearestStroke(end, among, space, which, CUT_REACH) : undefined) ??
+          nearestStroke(end, among.filter((s) => s.staff === curve.staff && (curve.over ? end.y < s.y0 : end.y > s.y1)), space, which, CLEAR_REACH)
+        : undefined);
     const from = reach(curve.start, strokes, 'start');
     const to = reach(curve.end, strokes.filter((s) => s !== from && (!from || s.x > from.x)), 'end');
     // An end that reaches no stroke counts only where it runs off the system, not into a gap.
@@ -129,6 +142,7 @@ function tieBlocked(a: { head: Head; stroke: Stroke }, b: { head: Head; stroke: 
 
 const END_REACH = { across: END_REACH_ACROSS, upDown: END_REACH_UP_DOWN };
 const CUT_REACH = { across: CUT_END_REACH_ACROSS, upDown: CUT_END_REACH_UP_DOWN };
+const CLEAR_REACH = { across: CLEAR_END_REACH_ACROSS, upDown: CLEAR_END_REACH_UP_DOWN };
 
 /** The stroke a curve's end belongs to: the nearest within `reach` (spaces), on the right side of it. */
 function nearestStroke(end: { x: number; y: number }, strokes: readonly Stroke[], space: number, which: 'start' | 'end', reach = END_REACH): Stroke | undefined {

@@ -100,6 +100,15 @@ describe('ties and slurs', () => {
     expect(linkCurves([curve(224, yOf(5) + 14, 296, yOf(5) + 14, 0.2)], [a, m, b], SPACE)).toEqual([]);
   });
 
+  it("link a slur that clears a low middle note to high notes far over its ends, only on the side it bows to", () => {
+    const [a, m, b] = [stroke(200, 3), stroke(260, 9), stroke(320, 3)];
+    // Under the notes, clear of the lowest: both ends nearly four spaces under the outer notes' heads.
+    const [link] = linkCurves([curve(202, 170, 318, 170, 1.5)], [a, m, b], SPACE);
+    expect([link?.from, link?.to]).toEqual([a, b]);
+    // The same curve as far over the outer notes (beyond their stems) bows away from them: no link.
+    expect(linkCurves([curve(202, 30, 318, 30, 1.5)], [a, m, b], SPACE)).toEqual([]);
+  });
+
   it('number overlapping slurs apart and reuse a number once its slur has stopped', () => {
     const s = [200, 240, 280, 320, 360].map((x) => stroke(x, 5));
     const pitches = [G4, A4, G4, A4, G4];
