@@ -71,6 +71,16 @@ describe('ties and slurs', () => {
     expect(event(b).slurs).toEqual([{ type: 'stop', number: 1 }]);
   });
 
+  it("make a slur, not a tie, of a flat curve joining two beamed notes of one pitch", () => {
+    const [a, b] = [stroke(200, 7), stroke(260, 7)];
+    const curves = [curve(204, yOf(7) + 10, 256, yOf(7) + 10, 0.3)];
+    expect(linkCurves(curves, [a, b], SPACE)[0]!.tie).toBeDefined();
+    a.beamGroup = b.beamGroup = 1;
+    const links = linkCurves(curves, [a, b], SPACE);
+    expect(links).toHaveLength(1);
+    expect([links[0]!.from, links[0]!.to, links[0]!.tie]).toEqual([a, b, undefined]);
+  });
+
   it('start a slur at a grace note and end it at the note it leads to, never end one at a grace note', () => {
     // A small grace note at x 180 before a quarter at x 210, a slur under both; then a slur from that
     // quarter ending just short of a grace note (x 262) before the quarter at x 290.
