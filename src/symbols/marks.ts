@@ -48,11 +48,12 @@ export interface MarkCandidate {
    */
   lettering?: boolean;
   /**
-   * Touches ink painted as a slur or tie: only a staccato dot is read from it. The symbol model paints a
+   * Joined to the ink of a slur or tie: only a staccato dot is read from it. The symbol model paints a
    * slur's end alone as a mark, and the mark model reads it as a trill, a fermata's arc, an accent or a
    * tenuto (on the tuned dev pages every trill written where none is printed was a slur's start; on the
    * held-out quartets most accents and tenutos written where none is printed were a slur's ends). Printed
-   * marks other than dots stand clear of slurs; a dot may sit on a slur's end.
+   * marks other than dots stand clear of slurs' ink, even where the paint joins them; a dot may sit on a
+   * slur's end.
    */
   onSlur?: boolean;
 }
@@ -147,11 +148,14 @@ function candidate(map: ClassMap, c: Component, staves: readonly Staff[], space:
   const staff = nearestStaff(staves, x, y);
   if (staff < 0) return [];
   if (!touches(map, c, CLASS_INDEX.tieSlur)) return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}) }];
-  // Touching a slur, it is the island of ink in its paint (a dot beside the slur's end) or nothing.
-  const island = ink ? (inkIsland(ink, c, space * ISLAND_MARGIN) ?? dotCore(ink, c, Math.round(space * DOT_CORE))) : c;
-  if (!island) return [];
-  const centre = { x: (island.x0 + island.x1) / 2, y: (island.y0 + island.y1) / 2 };
-  return [{ ...island, ...centre, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}), onSlur: true }];
+  // Touching a slur's paint, it is the island of ink in its paint (a mark clear of the slur's ink), the dot
+  // sitting on the slur's end, or nothing.
+  // Without the ink to look at, it is taken as joined to the slur.
+  const island = ink && inkIsland(ink, c, space * ISLAND_MARGIN);
+  const piece = ink ? (island ?? dotCore(ink, c, Math.round(space * DOT_CORE))) : c;
+  if (!piece) return [];
+  const centre = { x: (piece.x0 + piece.x1) / 2, y: (piece.y0 + piece.y1) / 2 };
+  return [{ ...piece, ...centre, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}), ...(island ? {} : { onSlur: true }) }];
 }
 
 /** A box in prepared pixels. */

@@ -91,7 +91,7 @@ describe('articulation and hairpin shapes', () => {
     expect(found.map((m) => m.onSlur ?? false)).toEqual([true, false]);
   });
 
-  it("read a candidate touching a slur from the island or the solid core of ink in its paint, and drop it where the ink is the slur's own end", () => {
+  it("read a candidate touching a slur from the island (a mark of any kind) or the solid core (a dot on the slur) of ink in its paint, and drop it where the ink is the slur's own end", () => {
     const map = classMap();
     const ink = blankInk();
     line(map, CLASS_INDEX.tieSlur, 100, 60, 160, 50); // a slur whose end is painted as a mark: its ink runs on into the slur
@@ -105,9 +105,10 @@ describe('articulation and hairpin shapes', () => {
     box(map, CLASS_INDEX.articulation, 560, 42, 576, 52);
     inkLine(ink, 500, 60, 562, 50);
     inkBox(ink, 566, 42, 572, 48);
-    inkLine(ink, 562, 48, 566, 46, 1);
+    inkLine(ink, 562, 49, 566, 46, 1);
     const found = markCandidates(map, staves, SPACE, ink).sort((a, b) => a.x - b.x);
-    expect(found.map((m) => [m.x, m.y, m.onSlur])).toEqual([[372, 46, true], [567, 45.5, true]]); // inside the dot (566–572, 42–48)
+    // The island is clear of the slur's ink, any mark; the core is inside the dot (566–572, 42–48), joined to the slur.
+    expect(found.map((m) => [m.x, m.y, m.onSlur])).toEqual([[372, 46, undefined], [568, 46, true]]);
     // Without the ink to look at, both stay candidates.
     expect(markCandidates(map, staves, SPACE)).toHaveLength(3);
   });
