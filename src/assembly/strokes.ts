@@ -231,8 +231,8 @@ const NEXT_DOT_REACH = 1.2;
 /** Two dots closer than this are one, seen twice (two heads of a chord). */
 const SAME_DOT = 0.4;
 
-/** How far apart, in spaces, two strokes of one beam may stand (a sparse measure of eighths). */
-const BEAM_GROUP_REACH = 10;
+/** How far apart, in spaces, two strokes of one beam may stand (a sparse measure of eighths, a beam over rests). */
+const BEAM_GROUP_REACH = 20;
 
 /**
  * Groups beamed strokes by the beams joining them: strokes of one staff whose stem tips one beam joins

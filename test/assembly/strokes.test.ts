@@ -139,6 +139,25 @@ describe('buildStrokes', () => {
     expect(read(apart).map((s) => [s.up, s.beams > 0, s.kneed ?? false])).toEqual([[false, true, false], [true, true, false]]);
   });
 
+  it("joins two notes sixteen spaces apart that one beam joins (a beam over rests), and not two beams with a gap between", () => {
+    const width = 170;
+    const blank = (): ClassMap => ({ width, height: 120, data: new Uint8Array(width * 120), confidence: new Uint8Array(width * 120) });
+    // Down-stems at x 100 and 292 (tips at y 150): the class map is at half resolution.
+    const read = (map: ClassMap) => chords(strokes(symbols([head(107, 100, 0), head(299, 100, 0)], [stem(100, 100, 150), stem(292, 100, 150)]), map));
+    const beam = (map: ClassMap, x0: number, x1: number) => {
+      for (let x = x0; x <= x1; x++) for (let y = 73; y < 76; y++) map.data[y * width + x] = CLASS_INDEX.beam;
+    };
+    const one = blank();
+    beam(one, 49, 147);
+    const [a, b] = read(one);
+    expect(a!.beamGroup).toBeDefined();
+    expect(b!.beamGroup).toBe(a!.beamGroup);
+    const two = blank();
+    beam(two, 49, 80);
+    beam(two, 116, 147);
+    expect(read(two).map((s) => s.beamGroup)).toEqual([undefined, undefined]);
+  });
+
   it('takes the beam under a chord whose only stem pixels stay among its heads', () => {
     // The stem seen only between the heads, on their left (a down-stem); the beam 2.5 spaces below.
     const width = 120;
