@@ -82,6 +82,49 @@ export function classComponents(map: ClassMap, classes: readonly number[], minAr
   return found;
 }
 
+/**
+ * Joins pieces (components `isPiece` says are one) of one class whose boxes stand within `gap` prepared
+ * pixels of each other (and those joined to them), as one: the model paints some symbols in pieces with
+ * another class between them (the slanted bars of a sharp as beam), each too small to be read alone.
+ * Pieces of different classes stay apart (a flat's edge the model called a natural is no part of a wider
+ * flat), and so do whole symbols (two accidentals of a chord side by side).
+ */
+export function joinNear(components: readonly Component[], gap: number, isPiece: (c: Component) => boolean): Component[] {
+  const parent = components.map((_, k) => k);
+  const root = (k: number): number => (parent[k] === k ? k : (parent[k] = root(parent[k]!)));
+  const near = (a: Component, b: Component) => a.cls === b.cls && isPiece(a) && isPiece(b) && Math.max(a.x0 - b.x1, b.x0 - a.x1, a.y0 - b.y1, b.y0 - a.y1) <= gap;
+  components.forEach((a, k) => {
+    for (let j = k + 1; j < components.length; j++) if (near(a, components[j]!)) parent[root(j)] = root(k);
+  });
+  const groups = new Map<number, Component[]>();
+  components.forEach((c, k) => groups.set(root(k), [...(groups.get(root(k)) ?? []), c]));
+  return [...groups.values()].map((group) => (group.length === 1 ? group[0]! : joined(group)));
+}
+
+function joined(group: readonly Component[]): Component {
+  const counts = new Map<number, number>();
+  for (const c of group) for (const [cls, n] of c.counts) counts.set(cls, (counts.get(cls) ?? 0) + n);
+  const cls = [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+  const area = group.reduce((s, c) => s + c.area, 0);
+  const pixels = new Int32Array(area);
+  let at = 0;
+  for (const c of group) {
+    pixels.set(c.pixels, at);
+    at += c.area;
+  }
+  return {
+    cls,
+    x0: Math.min(...group.map((c) => c.x0)),
+    y0: Math.min(...group.map((c) => c.y0)),
+    x1: Math.max(...group.map((c) => c.x1)),
+    y1: Math.max(...group.map((c) => c.y1)),
+    area,
+    confidence: group.reduce((s, c) => s + c.confidence * c.area, 0) / area,
+    counts,
+    pixels,
+  };
+}
+
 /** Centre of a component's box. */
 export function centre(c: Pick<Component, 'x0' | 'x1' | 'y0' | 'y1'>): [number, number] {
   return [(c.x0 + c.x1) / 2, (c.y0 + c.y1) / 2];

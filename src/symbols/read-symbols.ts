@@ -16,7 +16,7 @@ import { headsNear } from './heads-near.js';
 import { headsFollowStems } from './heads-between-staves.js';
 import { markCandidates, readHairpins, type ArticulationMark, type Hairpin, type MarkCandidate } from './marks.js';
 import { accidentalPosition, nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
-import { centre, classComponents, MAP_SCALE, type Component } from './components.js';
+import { centre, classComponents, joinNear, MAP_SCALE, type Component } from './components.js';
 import type { ClassMap } from './segment.js';
 import { repaintSteepBeams } from './steep-beams.js';
 import { CLASS_INDEX, SYMBOL_CLASSES, type SymbolClass } from './symbol-classes.js';
@@ -196,6 +196,12 @@ const DOT_PITCH = 0.8;
 const DOUBLE_FLAT_MIN_WIDTH = 1.4;
 /** A sharp or natural shorter than this many spaces is a cautionary bracket or a speck. */
 const SHARP_NATURAL_MIN_HEIGHT = 2;
+/**
+ * Pieces of a sharp's (a natural's) paint, each shorter than one, this many spaces apart or less are one
+ * accidental: the model paints a sharp's slanted bars as beam at times, leaving its strokes in pieces.
+ */
+const ACCIDENTAL_PIECE_GAP = 0.5;
+const SHARP_OR_NATURAL = new Set([CLASS_INDEX.sharp, CLASS_INDEX.natural]);
 /** A barline's stroke is at most this many spaces thick … */
 const BARLINE_MAX_THICKNESS = 1.2;
 /** … its box at most this many spaces wide, plus {@link BARLINE_WIDTH_PER_HEIGHT} of its height … */
@@ -227,8 +233,11 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     const staff = nearestStaff(staves, x, y);
     return staff < 0 ? undefined : { x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, staff, confidence: c.confidence };
   };
-  const placed = <T>(classes: readonly SymbolClass[], make: (c: Component, p: Placed) => T | undefined, minArea = 2): T[] =>
-    classComponents(map, idx(classes), minArea).flatMap((c) => {
+  // `join`: the pieces it names, of one class, within `gap` spaces of each other, are one component (`minArea` counted over them).
+  const components = (classes: readonly SymbolClass[], minArea: number, join?: { gap: number; isPiece: (c: Component) => boolean }): Component[] =>
+    join === undefined ? classComponents(map, idx(classes), minArea) : joinNear(classComponents(map, idx(classes), 1), space * join.gap, join.isPiece).filter((c) => c.area >= minArea);
+  const placed = <T>(classes: readonly SymbolClass[], make: (c: Component, p: Placed) => T | undefined, minArea = 2, join?: { gap: number; isPiece: (c: Component) => boolean }): T[] =>
+    components(classes, minArea, join).flatMap((c) => {
       const p = place(c);
       const made = p && make(c, p);
       return made ? [made] : [];
@@ -287,7 +296,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     const n = kind === 'sharp' ? sharpCount(c, map, space, width) : Math.max(1, Math.round((c.x1 - c.x0) / width));
     const boxes = kind === 'flat' && n > 1 ? splitAtStems(c, map, space) : columnBoxes(c, map, n);
     return boxes.map((box): AccidentalSymbol => ({ ...p, ...box, kind, position: accidentalPosition(staves[p.staff]!, box, kind, space) }));
-  }, 6).flat().filter((a, _, all) => !pieceOfAnother(a, all, space));
+  }, 6, { gap: ACCIDENTAL_PIECE_GAP, isPiece: (c) => SHARP_OR_NATURAL.has(c.cls) && c.y1 - c.y0 < space * SHARP_NATURAL_MIN_HEIGHT }).flat().filter((a, _, all) => !pieceOfAnother(a, all, space));
   headsFollowStems(heads, stems, accidentals, dots, staves, space, (h) => onLedgers(h, map, space));
   const clefs = classComponents(map, idx(['clefG', 'clefF', 'clefC', 'clefOther']), 10).flatMap((c) => clefPieces(c, staves, map, space));
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);

@@ -199,5 +199,22 @@ describe('readSymbols', () => {
     const { accidentals } = readSymbols(map, [staff], SPACE);
     expect(accidentals.filter((a) => a.kind === 'sharp')).toHaveLength(5);
   });
+  it("reads a sharp whose bars the model painted as beam, its strokes in pieces, as one sharp, and two whole sharps close together as two", () => {
+    const map = mapWithStem([]);
+    // Each stroke in two pieces (map rows 44–48 and 51–59, 2.5 spaces in all), the bars between them painted as beam.
+    for (const x of [41, 44]) {
+      paint(map, CLASS_INDEX.sharp, x, x + 1, 44, 49);
+      paint(map, CLASS_INDEX.sharp, x, x + 1, 51, 60);
+    }
+    paint(map, CLASS_INDEX.beam, 40, 46, 49, 51);
+    // Two whole sharps, each 2.5 spaces tall, a third of a space apart (a chord's accidentals side by side).
+    for (const x of [100, 108]) {
+      paint(map, CLASS_INDEX.sharp, x + 1, x + 2, 44, 59);
+      paint(map, CLASS_INDEX.sharp, x + 4, x + 5, 44, 59);
+      paint(map, CLASS_INDEX.sharp, x, x + 6, 48, 50);
+    }
+    const { accidentals } = readSymbols(map, [staff], SPACE);
+    expect(accidentals.filter((a) => a.kind === 'sharp').map((a) => a.x0)).toEqual([82, 200, 216]);
+  });
 });
 
