@@ -75,15 +75,16 @@ export function linkCurves(curves: readonly Curve[], strokes: readonly Stroke[],
       continue;
     }
     const onStaff = strokes.filter((s) => s.staff === curve.staff);
-    // A cut slur's end looks further, but not past a system's first or last note (the slur may run across the break).
+    // An end looks further only inside the system, not past its first or last note (the slur may run across the break).
     const cut = curve.bow >= space * CUT_SLUR_MIN_BOW;
     const inside = (x: number, which: 'start' | 'end') => onStaff.some((s) => (which === 'start' ? s.x < x : s.x > x));
-    const reach = (end: Point, among: readonly Stroke[], which: 'start' | 'end') =>
-      nearestStroke(end, among, space, which) ??
-      (inside(end.x, which)
-        ? (cut ? nearestStroke(end, among, space, which, CUT_REACH) : undefined) ??
-          nearestStroke(end, among.filter((s) => s.staff === curve.staff && (curve.over ? end.y < s.y0 : end.y > s.y1)), space, which, CLEAR_REACH)
-        : undefined);
+    const reach = (end: Point, among: readonly Stroke[], which: 'start' | 'end') => {
+      const near = nearestStroke(end, among, space, which);
+      if (near || !inside(end.x, which)) return near;
+      // Past the usual reach: a cut slur's end, or one clear of its note on the side the slur bows to.
+      const clear = among.filter((s) => s.staff === curve.staff && (curve.over ? end.y < s.y0 : end.y > s.y1));
+      return (cut ? nearestStroke(end, among, space, which, CUT_REACH) : undefined) ?? nearestStroke(end, clear, space, which, CLEAR_REACH);
+    };
     const from = reach(curve.start, strokes, 'start');
     const to = reach(curve.end, strokes.filter((s) => s !== from && (!from || s.x > from.x)), 'end');
     // An end that reaches no stroke counts only where it runs off the system, not into a gap.

@@ -97,7 +97,11 @@ export function joinNear(components: readonly Component[], gap: number, isPiece:
     for (let j = k + 1; j < components.length; j++) if (near(a, components[j]!)) parent[root(j)] = root(k);
   });
   const groups = new Map<number, Component[]>();
-  components.forEach((c, k) => groups.set(root(k), [...(groups.get(root(k)) ?? []), c]));
+  components.forEach((c, k) => {
+    const group = groups.get(root(k));
+    if (group) group.push(c);
+    else groups.set(root(k), [c]);
+  });
   return [...groups.values()].map((group) => (group.length === 1 ? group[0]! : joined(group)));
 }
 

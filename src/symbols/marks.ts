@@ -149,8 +149,7 @@ function candidate(map: ClassMap, c: Component, staves: readonly Staff[], space:
   if (staff < 0) return [];
   if (!touches(map, c, CLASS_INDEX.tieSlur)) return [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}) }];
   // Touching a slur's paint, it is the island of ink in its paint (a mark clear of the slur's ink), the dot
-  // sitting on the slur's end, or nothing.
-  // Without the ink to look at, it is taken as joined to the slur.
+  // sitting on the slur's end, or nothing; without the ink to look at, a mark joined to the slur.
   const island = ink && inkIsland(ink, c, space * ISLAND_MARGIN);
   const piece = ink ? (island ?? dotCore(ink, c, Math.round(space * DOT_CORE))) : c;
   if (!piece) return [];

@@ -202,6 +202,12 @@ const SHARP_NATURAL_MIN_HEIGHT = 2;
  */
 const ACCIDENTAL_PIECE_GAP = 0.5;
 const SHARP_OR_NATURAL = new Set([CLASS_INDEX.sharp, CLASS_INDEX.natural]);
+
+/** Pieces the model paints apart that are one symbol: those `isPiece` names, of one class, within `gap` spaces of each other. */
+interface Join {
+  gap: number;
+  isPiece: (c: Component) => boolean;
+}
 /** A barline's stroke is at most this many spaces thick … */
 const BARLINE_MAX_THICKNESS = 1.2;
 /** … its box at most this many spaces wide, plus {@link BARLINE_WIDTH_PER_HEIGHT} of its height … */
@@ -233,10 +239,10 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     const staff = nearestStaff(staves, x, y);
     return staff < 0 ? undefined : { x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, staff, confidence: c.confidence };
   };
-  // `join`: the pieces it names, of one class, within `gap` spaces of each other, are one component (`minArea` counted over them).
-  const components = (classes: readonly SymbolClass[], minArea: number, join?: { gap: number; isPiece: (c: Component) => boolean }): Component[] =>
+  // With `join`, `minArea` counts over the joined pieces.
+  const components = (classes: readonly SymbolClass[], minArea: number, join?: Join): Component[] =>
     join === undefined ? classComponents(map, idx(classes), minArea) : joinNear(classComponents(map, idx(classes), 1), space * join.gap, join.isPiece).filter((c) => c.area >= minArea);
-  const placed = <T>(classes: readonly SymbolClass[], make: (c: Component, p: Placed) => T | undefined, minArea = 2, join?: { gap: number; isPiece: (c: Component) => boolean }): T[] =>
+  const placed = <T>(classes: readonly SymbolClass[], make: (c: Component, p: Placed) => T | undefined, minArea = 2, join?: Join): T[] =>
     components(classes, minArea, join).flatMap((c) => {
       const p = place(c);
       const made = p && make(c, p);
@@ -284,6 +290,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     const n = Math.max(1, Math.round(w / (space * DOT_PITCH)));
     return Array.from({ length: n }, (_, k) => ({ ...p, x: c.x0 + ((k + 0.5) * w) / n, y: (c.y0 + c.y1) / 2 }));
   }, 1).flat().concat(headDots);
+  const accidentalPieces: Join = { gap: ACCIDENTAL_PIECE_GAP, isPiece: (c) => SHARP_OR_NATURAL.has(c.cls) && c.y1 - c.y0 < space * SHARP_NATURAL_MIN_HEIGHT };
   const accidentals = placed(['sharp', 'flat', 'natural', 'doubleSharp', 'doubleFlat'], (c, p) => {
     let kind = ACCIDENTAL_KIND[nameOf(c.cls)]!;
     // A double flat is two flats wide; on a blurred small staff the model calls a single flat one.
@@ -296,7 +303,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     const n = kind === 'sharp' ? sharpCount(c, map, space, width) : Math.max(1, Math.round((c.x1 - c.x0) / width));
     const boxes = kind === 'flat' && n > 1 ? splitAtStems(c, map, space) : columnBoxes(c, map, n);
     return boxes.map((box): AccidentalSymbol => ({ ...p, ...box, kind, position: accidentalPosition(staves[p.staff]!, box, kind, space) }));
-  }, 6, { gap: ACCIDENTAL_PIECE_GAP, isPiece: (c) => SHARP_OR_NATURAL.has(c.cls) && c.y1 - c.y0 < space * SHARP_NATURAL_MIN_HEIGHT }).flat().filter((a, _, all) => !pieceOfAnother(a, all, space));
+  }, 6, accidentalPieces).flat().filter((a, _, all) => !pieceOfAnother(a, all, space));
   headsFollowStems(heads, stems, accidentals, dots, staves, space, (h) => onLedgers(h, map, space));
   const clefs = classComponents(map, idx(['clefG', 'clefF', 'clefC', 'clefOther']), 10).flatMap((c) => clefPieces(c, staves, map, space));
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
