@@ -153,6 +153,8 @@ const ACCIDENTAL_KIND: Partial<Record<SymbolClass, AccidentalKind>> = {
 };
 /** Least height of a rest glyph, in staff spaces (engraved ones are about half as tall again). */
 const MIN_REST_HEIGHT: Partial<Record<RestSymbol['kind'], number>> = { quarter: 1.8, eighth: 1.3, '16th': 1.3, '32nd': 1.3, '64th': 1.3 };
+/** Pieces of one rest's paint, each shorter than a rest, this many spaces apart or less are one rest (a staff line the model painted through it). */
+const REST_PIECE_GAP = 0.5;
 
 /** Usual width of each accidental, in staff spaces. */
 const ACCIDENTAL_WIDTH: Record<AccidentalKind, number> = { sharp: 1.05, flat: 0.95, natural: 0.75, 'double-sharp': 1, 'flat-flat': 1.7 };
@@ -272,6 +274,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
   // Quarter and shorter rests stand two or more spaces tall; a breath mark or a tick above the staff
   // that the model calls an eighth rest is under one space, often cut in two by the top line.
+  const restPieces: Join = { gap: REST_PIECE_GAP, isPiece: (c) => c.y1 - c.y0 < space * (MIN_REST_HEIGHT[REST_KIND[nameOf(c.cls)]!] ?? 0) };
   const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => {
     const kind = REST_KIND[nameOf(c.cls)]!;
     if ((MIN_REST_HEIGHT[kind] ?? 0) * space > c.y1 - c.y0) return undefined;
@@ -279,7 +282,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     // above the staff, reaching no more than a little past the top line.
     if (kind === 'eighth' && c.x1 - c.x0 < space * BREATH_MARK_MAX_WIDTH && staffPosition(staves[p.staff]!, (c.x0 + c.x1) / 2, c.y1) < BREATH_MARK_LOWEST_POSITION) return undefined;
     return { ...p, kind };
-  }, 4).filter((r) => !heads.some((h) => h.staff === r.staff && overlapShare(r, h) > REST_ON_HEAD_SHARE));
+  }, 4, restPieces).filter((r) => !heads.some((h) => h.staff === r.staff && overlapShare(r, h) > REST_ON_HEAD_SHARE));
   // Two dots of a double-dotted note can merge at class-map resolution: a wide, flat blob is split.
   const dots = placed(['augmentationDot'], (c, p) => {
     const w = c.x1 - c.x0;

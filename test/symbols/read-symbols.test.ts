@@ -143,6 +143,18 @@ describe('readSymbols', () => {
     expect(rests.map((r) => r.x0)).toEqual([300]);
   });
 
+  it("reads an eighth rest the model painted in two pieces across a staff line as one rest, and a piece alone as none", () => {
+    const map = mapWithStem([]);
+    // Staff lines at page y 100, 112 … (map rows 50, 56 …). Each piece is under a space tall (map rows
+    // 53–57 and 59–63), a staff line's row painted between them: 1.67 spaces together.
+    paint(map, CLASS_INDEX.rest8, 100, 106, 53, 58);
+    paint(map, CLASS_INDEX.rest8, 102, 105, 59, 63);
+    // A piece of the same size alone, further on.
+    paint(map, CLASS_INDEX.rest8, 150, 156, 53, 58);
+    const { rests } = readSymbols(map, [staff], SPACE);
+    expect(rests.map((r) => [r.x0, r.kind])).toEqual([[200, 'eighth']]);
+  });
+
   it('joins the two halves of a whole note whose middle the model called a rest into one head', () => {
     const map = mapWithStem([]);
     paint(map, CLASS_INDEX.noteheadWhole, 100, 103, 53, 58);
