@@ -92,9 +92,10 @@ export function classComponents(map: ClassMap, classes: readonly number[], minAr
 export function joinNear(components: readonly Component[], gap: number, isPiece: (c: Component) => boolean): Component[] {
   const parent = components.map((_, k) => k);
   const root = (k: number): number => (parent[k] === k ? k : (parent[k] = root(parent[k]!)));
-  const near = (a: Component, b: Component) => a.cls === b.cls && isPiece(a) && isPiece(b) && Math.max(a.x0 - b.x1, b.x0 - a.x1, a.y0 - b.y1, b.y0 - a.y1) <= gap;
-  components.forEach((a, k) => {
-    for (let j = k + 1; j < components.length; j++) if (near(a, components[j]!)) parent[root(j)] = root(k);
+  const pieces = components.flatMap((c, k) => (isPiece(c) ? [k] : []));
+  const near = (a: Component, b: Component) => a.cls === b.cls && Math.max(a.x0 - b.x1, b.x0 - a.x1, a.y0 - b.y1, b.y0 - a.y1) <= gap;
+  pieces.forEach((k, i) => {
+    for (const j of pieces.slice(i + 1)) if (near(components[k]!, components[j]!)) parent[root(j)] = root(k);
   });
   const groups = new Map<number, Component[]>();
   components.forEach((c, k) => {
