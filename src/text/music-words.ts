@@ -27,12 +27,15 @@ const KNOWN = new Set(ENTRIES.map((e) => e.letters));
 const ABBREVIATED = new Set(ENTRIES.filter((e) => e.printed.endsWith('.') && e.works >= CORRECTION_MIN_WORKS).map((e) => e.letters));
 
 /**
- * Whether every word of a reading is a performance word printed abbreviated, its period read (a letter off
- * at most): expression words, which a lyric never is, however they are spread along a staff.
+ * Whether a reading is performance words only, which a row of lyrics never is however it is spread
+ * along a staff: every word a word of the lexicon (a letter off at most), and either two words or
+ * more ("arco … pizz. … arco", "cresc. poco") or one printed abbreviated ("cresc."). A single
+ * unabbreviated word ("dolce") may be a sung one.
  */
-export function abbreviatedMusicWordsOnly(text: string): boolean {
+export function musicWordsOnly(text: string): boolean {
   const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
-  return words.length > 0 && words.every((w) => w.endsWith('.') && ABBREVIATED.has(letterOnly(correctToken(w))));
+  if (!words.length || !words.every((w) => KNOWN.has(letterOnly(correctToken(w))))) return false;
+  return words.length >= 2 || words.every((w) => /\.\)?$/.test(w) && ABBREVIATED.has(letterOnly(correctToken(w))));
 }
 
 /** The words of a direction with each misread word corrected to the performance word it is one letter off. */

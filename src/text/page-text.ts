@@ -22,7 +22,7 @@ import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
 import type { OcrReader, OcrWord } from './ocr.js';
 import { readBeat, type Beat } from './metronome-glyph.js';
-import { abbreviatedMusicWordsOnly } from './music-words.js';
+import { musicWordsOnly } from './music-words.js';
 import { readDynamicMarks, trustedReading, type DynamicMark } from './read-dynamics.js';
 import { glyphsIn, readPedalMarks, type PedalMark } from './read-pedals.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
@@ -173,12 +173,12 @@ function markLine(line: TextLine, mark: DynamicMark): ReadLine {
 
 /**
  * What a line is, once read: one placed as a measure number that reads as a word is what else its place
- * makes it; one placed as lyrics for its spread that reads as abbreviated performance words ("cresc. …
- * cresc.") is expression words; any other is what its place made it.
+ * makes it; one placed as lyrics for its spread that reads as performance words only ("arco … pizz.",
+ * "cresc. … cresc.") is expression words; any other is what its place made it.
  */
 function readKind(line: TextLine, text: string): TextKind {
   if (line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim())) return line.otherwise ?? 'other';
-  if (line.kind === 'lyrics' && abbreviatedMusicWordsOnly(text)) return 'expression';
+  if (line.kind === 'lyrics' && musicWordsOnly(text)) return 'expression';
   return line.kind;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviatedMusicWordsOnly, correctMusicWords, oneEditApart } from '../../src/text/music-words.js';
+import { correctMusicWords, musicWordsOnly, oneEditApart } from '../../src/text/music-words.js';
 import { MUSIC_WORDS } from '../../src/text/music-lexicon.js';
 
 describe('performance words', () => {
@@ -19,13 +19,17 @@ describe('performance words', () => {
     expect(correctMusicWords('cre')).toBe('cre');
   });
 
-  it('tell a reading of abbreviated performance words only, which no lyric is, from a lyric', () => {
-    expect(abbreviatedMusicWordsOnly('cresc. cresc.')).toBe(true);
-    expect(abbreviatedMusicWordsOnly('resc. dim.')).toBe(true);
-    expect(abbreviatedMusicWordsOnly('cresc. la')).toBe(false);
-    expect(abbreviatedMusicWordsOnly('ten green bottles')).toBe(false);
-    expect(abbreviatedMusicWordsOnly('dolce')).toBe(false);
-    expect(abbreviatedMusicWordsOnly('')).toBe(false);
+  it('tell a reading of performance words only, which no lyric is, from a lyric', () => {
+    expect(musicWordsOnly('cresc. cresc.')).toBe(true);
+    expect(musicWordsOnly('resc. dim.')).toBe(true);
+    expect(musicWordsOnly('(dim.)')).toBe(true);
+    expect(musicWordsOnly('arco plzz arco')).toBe(true);
+    expect(musicWordsOnly('cresc poco')).toBe(true);
+    expect(musicWordsOnly('cresc. la')).toBe(false);
+    expect(musicWordsOnly('ten green bottles')).toBe(false);
+    expect(musicWordsOnly('dolce')).toBe(false);
+    expect(musicWordsOnly('2.')).toBe(false);
+    expect(musicWordsOnly('')).toBe(false);
   });
 
   it('keep the punctuation around a corrected word', () => {
