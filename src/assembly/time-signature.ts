@@ -7,7 +7,7 @@
  * one writes (5/3), the signature is left undefined and the score builder
  * infers it from what the measures hold (inferTimeSignature).
  */
-import { compare, frac, toNumber, type Fraction } from '../score/fraction.js';
+import { compare, equals, frac, toNumber, type Fraction } from '../score/fraction.js';
 import { timeSignatureLength } from '../score/timeline.js';
 import type { TimeSignature } from '../score/model.js';
 import type { PrintedTime } from '../reading/page-reading.js';
@@ -26,17 +26,43 @@ export function timeSignatureFrom(printed: PrintedTime | undefined): TimeSignatu
  * length in quarter notes: the most frequent length, written the usual way
  * (1.5 → 3/8, 3 → 3/4, 6 → 6/4 …). A length that only one measure has is no
  * evidence; then undefined.
+ *
+ * `beamed`, each voice's written length and the lengths of its beamed
+ * groups, tells a compound metre from a simple one of the same length: where
+ * the beams of voices that fill the measure join notes by dotted quarters,
+ * three quarters are 6/8 and six are 12/8. (A voice of triplets the page
+ * leaves unmarked overfills its measure, so its groups of three say nothing.)
  */
-export function inferTimeSignature(lengths: readonly Fraction[]): TimeSignature | undefined {
+export function inferTimeSignature(lengths: readonly Fraction[], beamed: readonly BeamedVoice[] = []): TimeSignature | undefined {
   const usual = mostCommonLength(lengths);
   if (!usual) return undefined;
   const quarters = toNumber(usual);
+  const groups = beamed.flatMap((voice) => (equals(voice.length, usual) ? voice.groups : []));
+  if ((quarters === 3 || quarters === 6) && beamedInDottedQuarters(groups)) return { beats: quarters * 2, beatType: 8 };
   // Whole numbers of quarters are x/4; halves are x/8; quarters of a quarter are x/16.
   for (const beatType of [4, 8, 16]) {
     const beats = (quarters * beatType) / 4;
     if (Number.isInteger(beats) && beats >= 1 && beats <= 16) return { beats, beatType };
   }
   return undefined;
+}
+
+/** A voice's written length in quarter notes, and the length of each run of its notes one beam joins. */
+export interface BeamedVoice {
+  length: Fraction;
+  groups: readonly Fraction[];
+}
+
+/** Beams join notes by dotted quarters (a compound metre) in at least this many groups … */
+const COMPOUND_MIN_GROUPS = 4;
+/** … and this many times as often as by quarters or halves (a hemiola or a misread group is no metre). */
+const COMPOUND_MAJORITY = 2;
+
+/** Whether beamed groups last a dotted quarter far more often than a quarter or a half. */
+function beamedInDottedQuarters(groups: readonly Fraction[]): boolean {
+  const dotted = groups.filter((g) => equals(g, frac(3, 2))).length;
+  const simple = groups.filter((g) => equals(g, frac(1)) || equals(g, frac(2))).length;
+  return dotted >= COMPOUND_MIN_GROUPS && dotted >= simple * COMPOUND_MAJORITY;
 }
 
 /**

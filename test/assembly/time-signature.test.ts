@@ -51,6 +51,21 @@ describe('time signature inferred from the measures', () => {
     expect(inferTimeSignature([frac(3, 2), frac(3, 2)])).toEqual(t(3, 8));
   });
 
+  it('reads three or six quarters as 6/8 or 12/8 where beams join notes by dotted quarters', () => {
+    const voices = (length: Fraction, ...groups: Fraction[][]) => groups.map((g) => ({ length, groups: g }));
+    const dotted = [frac(3, 2), frac(3, 2)];
+    expect(inferTimeSignature([frac(3), frac(3)], voices(frac(3), dotted, dotted))).toEqual(t(6, 8));
+    expect(inferTimeSignature([frac(6), frac(6)], voices(frac(6), [...dotted, ...dotted]))).toEqual(t(12, 8));
+    expect(inferTimeSignature([frac(3), frac(3)], voices(frac(3), dotted, dotted, [frac(1), frac(1), frac(1)], [frac(1), frac(2)]))).toEqual(t(3, 4));
+    expect(inferTimeSignature([frac(3), frac(3)], voices(frac(3), [frac(3, 2)], [frac(2), frac(1, 2)]))).toEqual(t(3, 4));
+    expect(inferTimeSignature([frac(2), frac(2)], voices(frac(2), dotted, dotted))).toEqual(t(2, 4));
+  });
+
+  it('takes no metre from groups of three eighths in a voice that overfills its measure (triplets left unmarked)', () => {
+    const triplets = [{ length: frac(9, 2), groups: [frac(3, 2), frac(3, 2), frac(3, 2)] }];
+    expect(inferTimeSignature([frac(3), frac(3), frac(9, 2)], [...triplets, ...triplets])).toEqual(t(3, 4));
+  });
+
   it('gives nothing on no shared evidence', () => {
     expect(inferTimeSignature([frac(3), frac(2)])).toBeUndefined();
   });

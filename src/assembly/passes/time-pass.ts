@@ -4,13 +4,15 @@
  * system or measure, and inferred from the measures' lengths where none is
  * readable; the one in force carries from system to system and page to page.
  *
- * Reads: the printed time signatures, the voices' written lengths.
+ * Reads: the printed time signatures, the voices' written lengths and beam groups.
  * Adds: per measure, `time`, `timeChanged` and `expected`.
  */
 import { median } from '../../reading/median.js';
+import type { Fraction } from '../../score/fraction.js';
 import type { TimeSignature } from '../../score/model.js';
 import { timeSignatureLength } from '../../score/timeline.js';
 import { voiceDuration } from '../measure-repair.js';
+import type { PlacedItem } from '../voice-timing.js';
 import type { SystemReading } from '../read-page.js';
 import { inferTimeSignature, settleTimes } from '../time-signature.js';
 import type { ScorePass } from './reading-state.js';
@@ -39,7 +41,8 @@ export const timePass: ScorePass = {
       }),
       measureLengths,
     );
-    const inferred = inferTimeSignature(measureLengths.flat()) ?? { ...DEFAULT_TIME };
+    const beamed = state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.map((voice) => ({ length: voiceDuration(voice), groups: beamGroupLengths(voice) }))));
+    const inferred = inferTimeSignature(measureLengths.flat(), beamed) ?? { ...DEFAULT_TIME };
     let time: TimeSignature | undefined;
     state.measures.forEach((measure, i) => {
       const printed = settledTimes[i];
@@ -51,6 +54,19 @@ export const timePass: ScorePass = {
     });
   },
 };
+
+/** The length of each run of a voice's items that one beam joins. */
+function beamGroupLengths(items: readonly PlacedItem[]): Fraction[] {
+  const lengths: Fraction[] = [];
+  for (let k = 0; k < items.length; ) {
+    const group = items[k]!.beamGroup;
+    let end = k + 1;
+    if (group !== undefined) while (end < items.length && items[end]!.beamGroup === group) end++;
+    if (end - k > 1) lengths.push(voiceDuration(items.slice(k, end)));
+    k = end;
+  }
+  return lengths;
+}
 
 /** The time signature printed in a measure: every staff shows it, so the staves vote (a digit misread on one loses). */
 function timeAt(system: SystemReading, left: number, right: number): TimeSignature | undefined {
