@@ -90,6 +90,11 @@ export interface AggregateMetrics {
   partNames: Accuracy;
   /** Lyric syllables, per part and verse, aligned in order. */
   lyrics: Accuracy;
+  /**
+   * Measure numbers as the page prints them: the first part's measures compared position by position,
+   * so a numbering shifted by one (a pickup counted, a printed number not read) costs every measure.
+   */
+  measureNumbers: Accuracy;
 }
 
 /** One document's metrics: the aggregate of a single document, so both combine alike. */
@@ -114,6 +119,7 @@ export function evaluateScore(predicted: Score, truth: Score): ScoreMetrics {
     staves: agreement(staffTotal(predicted), staffTotal(truth)),
     parts: agreement(predicted.parts.length, truth.parts.length),
     ...textMetrics(predicted, truth),
+    measureNumbers: measureNumberAccuracy(predicted, truth),
   };
 }
 
@@ -145,6 +151,7 @@ export function aggregate(metrics: readonly ScoreMetrics[]): AggregateMetrics {
     title: accuracySum((m) => m.title),
     partNames: accuracySum((m) => m.partNames),
     lyrics: accuracySum((m) => m.lyrics),
+    measureNumbers: accuracySum((m) => m.measureNumbers),
   };
 }
 
@@ -170,6 +177,13 @@ function detection(matched: number, predicted: number, truth: number): Detection
 
 function accuracy(matched: number, total: number): Accuracy {
   return { matched, total, accuracy: ratio(matched, total) };
+}
+
+/** The first part's measure numbers, position by position, over the longer side. */
+function measureNumberAccuracy(predicted: Score, truth: Score): Accuracy {
+  const numbers = (score: Score) => score.parts[0]?.measures.map((m) => m.number) ?? [];
+  const [p, t] = [numbers(predicted), numbers(truth)];
+  return accuracy(t.filter((number, i) => p[i] === number).length, Math.max(p.length, t.length));
 }
 
 function measureError(predicted: number, truth: number, difference: number): MeasureCount {

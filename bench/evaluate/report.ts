@@ -50,16 +50,16 @@ function cells({ category, metrics: m, secondsPerPage, pages }: ReportRow): stri
   ];
 }
 
-const TEXT_HEADERS = ['text', 'docs', 'title', 'part names', 'lyric syllables'];
+const TEXT_HEADERS = ['text', 'docs', 'title', 'part names', 'lyric syllables', 'measure numbers'];
 
 /**
  * The text metrics on their own (title exact match, part-name match, lyric
- * syllables), one row per group of documents and condition, with the counts
+ * syllables, measure numbers as printed), one row per group of documents and condition, with the counts
  * behind each ratio.
  */
 export function formatTextTable(rows: readonly ReportRow[]): string {
   const cell = (a: { matched: number; total: number; accuracy: number }) => (a.total ? `${a.accuracy.toFixed(3)} (${a.matched}/${a.total})` : '-');
-  const lines = rows.map(({ category, metrics: m }) => [category, String(m.documents), cell(m.title), cell(m.partNames), cell(m.lyrics)]);
+  const lines = rows.map(({ category, metrics: m }) => [category, String(m.documents), cell(m.title), cell(m.partNames), cell(m.lyrics), cell(m.measureNumbers)]);
   const widths = TEXT_HEADERS.map((header, c) => Math.max(header.length, ...lines.map((line) => line[c]!.length)));
   const format = (line: readonly string[]) => line.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [format(TEXT_HEADERS), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');

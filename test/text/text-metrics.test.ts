@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate, evaluateScore } from '../../bench/evaluate/evaluate.js';
 import type { Lyric, Score } from '../../src/score/model.js';
-import { measure, note, part, score } from '../support/score-builder.js';
+import { measure, note, numbered, part, score } from '../support/score-builder.js';
 
 function song(title: string | undefined, names: string[], verses: string[][]): Score {
   const s = score(
@@ -45,5 +45,12 @@ describe('text metrics', () => {
     const all = aggregate([m, evaluateScore(song('Queen Mary’s Song', ['Voice', 'Piano'], [['Hap']]), truth)]);
     expect(all.title).toMatchObject({ matched: 1, total: 1, accuracy: 1 });
     expect(all.partNames).toMatchObject({ matched: 3, total: 3 });
+  });
+
+  it('count measure numbers position by position, so a numbering shifted by one costs every measure', () => {
+    const bars = (from: number, count: number) => score(part(numbered(Array.from({ length: count }, () => measure([note('C5', 'whole')]))).map((m, i) => ({ ...m, number: String(from + i) }))));
+    expect(evaluateScore(bars(125, 4), bars(125, 4)).measureNumbers).toMatchObject({ matched: 4, total: 4 });
+    expect(evaluateScore(bars(1, 4), bars(125, 4)).measureNumbers).toMatchObject({ matched: 0, total: 4 });
+    expect(evaluateScore(bars(125, 3), bars(125, 4)).measureNumbers).toMatchObject({ matched: 3, total: 4 });
   });
 });
