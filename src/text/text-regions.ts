@@ -526,8 +526,8 @@ const NUMBER_REACH_LEFT = 1.5;
 const NUMBER_REACH_RIGHT = 4;
 /** A measure number's lowest ink stands at most this many spaces above its staff's top line. */
 const NUMBER_HEIGHT_ABOVE = 5;
-/** A measure number is at most this many spaces wide (three or four small digits). */
-const NUMBER_MAX_WIDTH = 3.5;
+/** A measure number is at most this many spaces wide per digit (MuseScore's italic digits are about 1.5 wide). */
+const NUMBER_MAX_DIGIT_WIDTH = 2;
 /** A measure number has at most this many glyphs. */
 const NUMBER_MAX_GLYPHS = 4;
 
@@ -562,7 +562,7 @@ function classify(lines: Line[], input: TextPageInput): TextLine[] {
   const rows = new Map<number, Line[]>(); // text under a staff, by staff index
   // Over a system's start, small: a measure number, which is a tempo mark if it reads as a word.
   const numberedSystem = (line: Line) =>
-    line.x1 - line.x0 <= space * NUMBER_MAX_WIDTH &&
+    line.x1 - line.x0 <= space * NUMBER_MAX_DIGIT_WIDTH * line.glyphs.length &&
     line.glyphs.length <= NUMBER_MAX_GLYPHS &&
     systems.find((system) => {
       const first = system.staves[0]!;
