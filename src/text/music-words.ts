@@ -28,14 +28,15 @@ const ABBREVIATED = new Set(ENTRIES.filter((e) => e.printed.endsWith('.') && e.w
 
 /**
  * Whether a reading is performance words only, which a row of lyrics never is however it is spread
- * along a staff: every word a word of the lexicon (a letter off at most), and either two words or
- * more ("arco … pizz. … arco", "cresc. poco") or one printed abbreviated ("cresc."). A single
- * unabbreviated word ("dolce") may be a sung one.
+ * along a staff: every word of two letters or more a word of the lexicon (a letter off at most), and
+ * either two such words ("arco … pizz. … arco", "cresc. poco") or one printed abbreviated ("cresc.").
+ * Single letters are a dynamic's or an accent's ink as often as words; a single unabbreviated word
+ * ("dolce") may be a sung one.
  */
 export function musicWordsOnly(text: string): boolean {
-  const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  const words = text.split(/\s+/).filter((w) => letterOnly(w).length >= 2);
   if (!words.length || !words.every((w) => KNOWN.has(letterOnly(correctToken(w))))) return false;
-  return words.length >= 2 || words.every((w) => /\.\)?$/.test(w) && ABBREVIATED.has(letterOnly(correctToken(w))));
+  return words.length >= 2 || words.every((w) => /\p{L}\./u.test(w) && ABBREVIATED.has(letterOnly(correctToken(w))));
 }
 
 /** The words of a direction with each misread word corrected to the performance word it is one letter off. */

@@ -174,11 +174,13 @@ function markLine(line: TextLine, mark: DynamicMark): ReadLine {
 /**
  * What a line is, once read: one placed as a measure number that reads as a word is what else its place
  * makes it; one placed as lyrics for its spread that reads as performance words only ("arco … pizz.",
- * "cresc. … cresc.") is expression words; any other is what its place made it.
+ * "cresc. … cresc.") is expression words, and one without a letter is no lyric ("2."); any other is
+ * what its place made it.
  */
 function readKind(line: TextLine, text: string): TextKind {
   if (line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim())) return line.otherwise ?? 'other';
   if (line.kind === 'lyrics' && musicWordsOnly(text)) return 'expression';
+  if (line.kind === 'lyrics' && !/\p{L}/u.test(text)) return 'other';
   return line.kind;
 }
 

@@ -25,6 +25,9 @@ describe('performance words', () => {
     expect(musicWordsOnly('(dim.)')).toBe(true);
     expect(musicWordsOnly('arco plzz arco')).toBe(true);
     expect(musicWordsOnly('cresc poco')).toBe(true);
+    expect(musicWordsOnly('cresc. poco v cresc. poco 159&')).toBe(true);
+    expect(musicWordsOnly('p cresc.~ 2 .2. 2. e')).toBe(true);
+    expect(musicWordsOnly('O la')).toBe(false);
     expect(musicWordsOnly('cresc. la')).toBe(false);
     expect(musicWordsOnly('ten green bottles')).toBe(false);
     expect(musicWordsOnly('dolce')).toBe(false);
