@@ -34,15 +34,15 @@ const SYLLABLE_REACH = 3;
 export function applyText(score: Score, pages: readonly PageText[]): void {
   const first = pages.reduce<PageText | undefined>((a, b) => (!a || b.page < a.page ? b : a), undefined);
   if (first) applyCredits(score.credits, first.lines);
-  const shifts: number[] = [];
+  const printed: PrintedNumber[] = [];
   for (const page of pages) {
     applyPartNames(score.parts, page);
     const events = [...pageEvents(score, page)];
     applyLyrics(events, page);
     applyDirections(events, page);
-    shifts.push(...numberShifts(events, page));
+    printed.push(...printedNumbers(score.parts, events, page));
   }
-  renumberMeasures(score.parts, shifts);
+  renumberMeasures(score.parts, printed);
 }
 
 const CREDIT_KINDS = ['title', 'subtitle', 'composer', 'lyricist'] as const;
@@ -201,34 +201,62 @@ function sourceBox(transform: PageTransform, x0: number, y0: number, x1: number,
 // ---------------------------------------------------------------------------
 // Measure numbers.
 
-/**
- * What each measure number printed over a system's start says of the
- * numbering: the number minus the one the score gives the system's first
- * measure (that of the leftmost event on the system's first staff).
- */
-function numberShifts(events: readonly PageEvent[], page: PageText): number[] {
-  const shifts: number[] = [];
+/** A measure number printed over a system's start, and what it says of the numbering there. */
+interface PrintedNumber {
+  /** The index in its part of the system's first measure (that of the leftmost event on the system's first staff). */
+  index: number;
+  /** The printed number minus the one the score gives that measure. */
+  shift: number;
+}
+
+function printedNumbers(parts: readonly Part[], events: readonly PageEvent[], page: PageText): PrintedNumber[] {
+  const printed: PrintedNumber[] = [];
   for (const line of page.lines) {
     if (line.kind !== 'measureNumber' || line.staff === undefined) continue;
     const first = events.filter((e) => e.pageStaff === line.staff).reduce<PageEvent | undefined>((a, b) => (!a || b.x0 < a.x0 ? b : a), undefined);
-    if (first && /^\d+$/.test(first.measure.number)) shifts.push(Number(line.text.trim()) - Number(first.measure.number));
+    const part = first && parts.find((p) => p.measures.includes(first.measure));
+    if (!first || !part || !/^\d+$/.test(first.measure.number)) continue;
+    printed.push({ index: part.measures.indexOf(first.measure), shift: Number(line.text.trim()) - Number(first.measure.number) });
   }
-  return shifts;
+  return printed;
 }
 
 /**
- * Numbers the measures as the page does: by the shift most printed numbers
- * agree on, where more than half of them do, and two at least when several
- * were read (one misread digit must not renumber a score).
+ * A printed number that alone moves the numbering from the count before it moves it by at most this many
+ * measures (the reading split or lost one); a larger move read from one number alone is a misread digit.
  */
-function renumberMeasures(parts: readonly Part[], shifts: readonly number[]): void {
+const LONE_NUMBER_SHIFT = 1;
+
+/**
+ * Numbers the measures as the page does. The shift most printed numbers agree on must be more than half
+ * of them, and two at least when several were read (one misread digit must not renumber a score). Then
+ * the systems' numbers, in measure order, move the count where the reading split or lost a measure: a
+ * shift printed over two systems in a row, or the common one, or one within a measure of the count
+ * before it, holds from its system on; the first to hold, from the start.
+ */
+function renumberMeasures(parts: readonly Part[], printed: readonly PrintedNumber[]): void {
   const votes = new Map<number, number>();
-  for (const shift of shifts) votes.set(shift, (votes.get(shift) ?? 0) + 1);
-  const [shift, count] = [...votes].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
-  if (shift === 0 || count * 2 <= shifts.length || (shifts.length > 1 && count < 2)) return;
-  const numbered = parts.flatMap((part) => part.measures.filter((m) => /^\d+$/.test(m.number)));
-  if (numbered.some((m) => Number(m.number) + shift < 0)) return;
-  for (const measure of numbered) measure.number = String(Number(measure.number) + shift);
+  for (const { shift } of printed) votes.set(shift, (votes.get(shift) ?? 0) + 1);
+  const [common, count] = [...votes].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
+  if (count * 2 <= printed.length || (printed.length > 1 && count < 2)) return;
+  const sorted = [...printed].sort((a, b) => a.index - b.index);
+  const holds: PrintedNumber[] = [];
+  for (let k = 0, end = 1; k < sorted.length; k = end, end = k + 1) {
+    while (end < sorted.length && sorted[end]!.shift === sorted[k]!.shift) end++;
+    const { index, shift } = sorted[k]!;
+    const before = holds[holds.length - 1]?.shift ?? common;
+    if (holds.length && shift === before) continue;
+    if (end - k >= 2 || shift === common || Math.abs(shift - before) <= LONE_NUMBER_SHIFT) holds.push({ index: holds.length ? index : 0, shift });
+  }
+  const renumbered = parts.map((part) =>
+    part.measures.map((measure, i) => {
+      if (!/^\d+$/.test(measure.number)) return measure.number;
+      const shift = holds.filter((h) => h.index <= i).pop()!.shift;
+      return String(Number(measure.number) + shift);
+    }),
+  );
+  if (renumbered.some((numbers) => numbers.some((n) => n.startsWith('-')))) return;
+  parts.forEach((part, p) => part.measures.forEach((measure, i) => (measure.number = renumbered[p]![i]!)));
 }
 
 // ---------------------------------------------------------------------------

@@ -198,6 +198,18 @@ describe('measure numbers from the page', () => {
     expect(second!.directions).toMatchObject([{ words: 'arco', placement: 'above' }]);
   });
 
+  it('follows the printed numbers past a measure the reading lost, from the system that shows it', () => {
+    const { score: s, staves } = systems([100, 300, 500, 700, 900]);
+    applyText(s, [pageOf(staves, [numberLine('55', 1, staves), numberLine('57', 2, staves), numberLine('58', 3, staves), numberLine('59', 4, staves)])]);
+    expect(s.parts[0]!.measures.map((m) => m.number)).toEqual(['54', '55', '57', '58', '59']);
+  });
+
+  it('takes no lone printed number that moves the count by more than a measure', () => {
+    const { score: s, staves } = systems([100, 300, 500, 700, 900]);
+    applyText(s, [pageOf(staves, [numberLine('55', 1, staves), numberLine('56', 2, staves), numberLine('87', 3, staves), numberLine('58', 4, staves)])]);
+    expect(s.parts[0]!.measures.map((m) => m.number)).toEqual(['54', '55', '56', '57', '58']);
+  });
+
   it('keeps its own numbers where the printed ones disagree, or one of several is misread', () => {
     const { score: s, staves } = systems();
     applyText(s, [pageOf(staves, [numberLine('54', 1, staves), numberLine('85', 2, staves)])]);
