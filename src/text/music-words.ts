@@ -39,17 +39,25 @@ export function musicWordsOnly(text: string): boolean {
   return words.length >= 2 || words.every((w) => /\p{L}\./u.test(w) && ABBREVIATED.has(letterOnly(correctToken(w))));
 }
 
-/** The words of a direction with each misread word corrected to the performance word it is one letter off. */
+/**
+ * The words of a direction with each misread word corrected to the performance word it is one letter off,
+ * an abbreviation's lost period put back, and the dashes or line that continue the words dropped.
+ */
 export function correctMusicWords(text: string): string {
   return text
+    .replace(CONTINUATION, '')
     .split(/(\s+)/)
     .map((token) => (/\s/.test(token) ? token : correctToken(token)))
     .join('');
 }
 
+/** What continues a direction's words to the right ("cresc. - - -", "dim. ___"), as read after them. */
+const CONTINUATION = /[\s_~—–-]+$/u;
+
 function correctToken(token: string): string {
   const letters = letterOnly(token);
-  if (letters.length < CORRECTION_MIN_LETTERS || KNOWN.has(letters)) return token;
+  if (letters.length < CORRECTION_MIN_LETTERS) return token;
+  if (KNOWN.has(letters)) return ABBREVIATED.has(letters) ? withPeriod(token) : token;
   let best: Entry | undefined;
   for (const entry of ENTRIES) {
     if (entry.works < CORRECTION_MIN_WORKS || (best && entry.works <= best.works)) continue;
@@ -62,6 +70,12 @@ function correctToken(token: string): string {
   const word = best.printed.endsWith('.') && trail.startsWith('.') ? best.printed.slice(0, -1) : best.printed;
   const capital = /^\p{Lu}/u.test(token.slice(lead.length)) ? word[0]!.toUpperCase() + word.slice(1) : word;
   return lead + capital + trail;
+}
+
+/** An abbreviation with the period the OCR lost or read as a comma put back after its last letter ("dim" → "dim.", "cresc," → "cresc."). */
+function withPeriod(token: string): string {
+  const [, word, trail] = /^(.*\p{L})([^\p{L}]*)$/u.exec(token)!;
+  return trail!.startsWith('.') ? token : `${word}.${trail!.replace(/^,/, '')}`;
 }
 
 /** Whether one letter changed, added or left out turns a into b. */

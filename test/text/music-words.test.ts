@@ -35,6 +35,18 @@ describe('performance words', () => {
     expect(musicWordsOnly('')).toBe(false);
   });
 
+  it('put back the period of an abbreviation, lost or read as a comma, and drop the dashes that continue the words', () => {
+    expect(correctMusicWords('cresc')).toBe('cresc.');
+    expect(correctMusicWords('dim,')).toBe('dim.');
+    expect(correctMusicWords('poco cresc')).toBe('poco cresc.');
+    expect(correctMusicWords('(dim)')).toBe('(dim.)');
+    expect(correctMusicWords('cresc. _')).toBe('cresc.');
+    expect(correctMusicWords('cresc.~')).toBe('cresc.');
+    expect(correctMusicWords('(cresc.) — -')).toBe('(cresc.)');
+    expect(correctMusicWords('sempre')).toBe('sempre');
+    expect(correctMusicWords('a tempo - Adagio')).toBe('a tempo - Adagio');
+  });
+
   it('keep the punctuation around a corrected word', () => {
     expect(correctMusicWords('(plzz.)')).toBe('(pizz.)');
   });
