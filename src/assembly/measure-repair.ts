@@ -82,6 +82,7 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
     restoreTuplets(items, before);
   }
   if (tripletsShown && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected, tupletMarks, space)) return true;
+  if (compare(voiceDuration(items), expected) > 0) tripletsPastMisread(items, expected, tupletMarks, space);
   const missing = sub(expected, voiceDuration(items));
   // One dot more or less: the dot adds half the item's undotted value (for a single dot).
   const candidates = items.filter((item) => {
@@ -146,6 +147,25 @@ function unmarkedTriplets(items: TimedItem[], expected: Fraction, tupletMarks: r
   if (equals(voiceDuration(items), expected)) return true;
   restoreTuplets(items, before);
   return false;
+}
+
+/** Whole beams of three that a misread note leaves as the only evidence of triplets: at least this many. */
+const MIN_BEAMED_THREES = 2;
+
+/**
+ * A voice of beamed threes, one of them under a printed "3", still overfull once no exact reading made
+ * it fit: a note misread (a sixteenth taken for a quarter, a beam too many) spoils the sum, not the
+ * beams. Every whole beam of three equal short notes is then a triplet, where there are several and
+ * that leaves the voice no shorter than its measure; the misread note alone stays wrong. (Triplets
+ * elsewhere on the staff are no licence here: a beam misread across two groups makes a false three.)
+ */
+function tripletsPastMisread(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): void {
+  const threes = beamedGroups(items, tupletMarks).filter((g) => g.evidence === 0 && g.ratio === TRIPLET);
+  const marked = threes.some((g) => tupletMarks.some((x) => x >= g.items[0]!.x - space * MARK_OVER_GROUP_SPACES && x <= g.items[2]!.x + space * MARK_OVER_GROUP_SPACES));
+  if (threes.length < MIN_BEAMED_THREES || !marked) return;
+  const before = items.map((i) => i.tuplet);
+  for (const group of threes) makeTuplet(group.items, TRIPLET, tupletMarks, space);
+  if (compare(voiceDuration(items), expected) < 0) restoreTuplets(items, before);
 }
 
 /** A tuplet's notes in the time of how many of their value. */

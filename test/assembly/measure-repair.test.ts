@@ -98,6 +98,22 @@ describe('measure repair', () => {
     expect(beamedTuplets(dotted, frac(4), [], 12)).toBe(false);
   });
 
+  it('reads beamed threes as triplets past a misread note where a "3" is printed over one, never leaving the voice short', () => {
+    // 3/4 of sixteenth triplets in beams of three, one sixteenth read as a quarter: no exact reading fits.
+    const misread = () => [...beamed(0, '16th', 3, 1), ...beamed(40, '16th', 3, 2), ...beamed(80, '16th', 3, 3), { ...item(120, '16th'), beamGroup: 4 }, { ...item(130, 'quarter'), beamGroup: 4 }, { ...item(140, '16th'), beamGroup: 4 }, ...beamed(160, '16th', 3, 5), ...beamed(200, '16th', 3, 6)];
+    const shown = misread();
+    expect(repairVoice(shown, frac(3), [10], 12)).toBe(false);
+    expect(ratios(shown)).toEqual([...Array(9).fill('3:2'), '-', '-', '-', ...Array(6).fill('3:2')]);
+    // Without a "3" over one of them (triplets elsewhere on the staff are no licence), nothing is guessed.
+    const unshown = misread();
+    repairVoice(unshown, frac(3), [], 12, true);
+    expect(ratios(unshown)).toEqual(Array(18).fill('-'));
+    // 6/8 overfull by a misread elsewhere, a "3" read over a beat: its beats as triplets would leave it short, so they stay.
+    const compound = [...beamed(0, 'eighth', 3, 1), ...beamed(40, 'eighth', 3, 2), item(80, 'eighth', 1)];
+    repairVoice(compound, frac(3), [10], 12, true);
+    expect(ratios(compound)).toEqual(Array(7).fill('-'));
+  });
+
   it('finds whole beams within a voice, leaving out rests and unbeamed notes', () => {
     const voice = [item(0, 'quarter'), ...beamed(10, 'eighth', 3, 7), item(50, 'eighth', 0, true), ...beamed(60, 'eighth', 2, 8)];
     expect(beamRuns(voice).map(({ run }) => run.map((i) => i.x))).toEqual([
