@@ -64,6 +64,20 @@ describe('buildScore', () => {
     expect(lower.measures[2]!.key?.fifths).toBe(0);
   });
 
+  it('starts a new movement (a final barline, then a time signature) in C where its system shows no key, and carries the key otherwise', () => {
+    const timed = (staff: StaffReading, beats: number): StaffReading => ({ ...staff, times: [{ x: 160, value: { beats, beatType: 4 } }] });
+    const ending = (style: 'light-heavy' | 'light-light', beats?: number) => {
+      const first = system(0, [timed(emptyStaff(100, TREBLE, 2), 3), timed(emptyStaff(300, BASS, 2), 3)]);
+      first.measures = { ...first.measures, right: [undefined, { style }] };
+      const opening = (staff: StaffReading) => (beats ? timed(staff, beats) : staff);
+      return buildScore([first, system(0, [opening(emptyStaff(100, TREBLE, undefined)), opening(emptyStaff(300, BASS, undefined))])]);
+    };
+    for (const part of ending('light-heavy', 2).parts) expect(part.measures[2]!.key?.fifths).toBe(0);
+    for (const part of ending('light-heavy', 3).parts) expect(part.measures[2]!.key?.fifths).toBe(0);
+    for (const part of ending('light-light', 2).parts) expect(part.measures[2]!.key).toBeUndefined();
+    for (const part of ending('light-heavy').parts) expect(part.measures[2]!.key).toBeUndefined();
+  });
+
   it('puts a system’s braced staves in the piano’s slots when the voice above them went unseen', () => {
     const full = { ...system(0, [emptyStaff(100, TREBLE, 0), emptyStaff(300, TREBLE, 0), emptyStaff(500, BASS, 0)]), braces: [[1, 2]] as [number, number][] };
     const right = emptyStaff(300, TREBLE, 0);

@@ -46,6 +46,7 @@ export const layoutPass: ScorePass = {
         staves: new Map(),
         time: undefined,
         timeChanged: false,
+        timeShown: false,
         expected: ZERO,
         run: 1,
         parts: [],

@@ -65,6 +65,8 @@ export interface MeasureState {
   time: TimeSignature | undefined;
   /** time: whether the measure shows a time signature other than the one in force before it. */
   timeChanged: boolean;
+  /** time: whether the measure shows a time signature at all (a change, or the same one restated at a new movement). */
+  timeShown: boolean;
   /** time: the length the time signature in force gives the measure. */
   expected: Fraction;
   /** measures: how many measures it stands for: a multi-measure rest's count, else 1. */

@@ -9,12 +9,13 @@
  * appears.
  *
  * Reads: the staves' clefs and keys, the layout, the written voices (where
- * in the measure a clef change falls).
+ * in the measure a clef change falls), the time changes and barlines (where
+ * a movement ends).
  * Adds: clefs and keys on the parts' measures; per staff measure, the clef
  * and key in force for its notes.
  */
 import { add, compare, ZERO, type Fraction } from '../../score/fraction.js';
-import type { Clef } from '../../score/model.js';
+import type { Barline, Clef } from '../../score/model.js';
 import { sameClef } from '../clef-pitch.js';
 import { voiceDuration } from '../measure-repair.js';
 import { mostRead, reconcileOpeningKeys } from '../opening-keys.js';
@@ -55,8 +56,11 @@ export const signaturesPass: ScorePass = {
       const slots = slotsOf[si]!;
       const first = i === 0;
       // A system that shows no key at all (none was read, or C major follows a change) keeps the one in
-      // force; the first takes what later systems show.
+      // force; the first takes what later systems show. A new movement (a final barline, then a system
+      // that opens with a time signature) starts in the key it shows: one that shows none is in C (no
+      // naturals cancel a key across a movement's end).
       const shown = openingReadings[si]!.some((value) => value !== undefined);
+      const newMovement = m === 0 && !first && !shown && measureState.timeShown && endsMovement(state.measures[i - 1]!.parts[0]?.rightBarline);
       // A key change inside a system moves every staff by one amount; a staff that missed reading it follows.
       const midKeys = m === 0 ? [] : system.staves.map((reading) => reading.signatures.keys.find((kk) => kk.x >= left - system.space * KEY_BEFORE_BARLINE && kk.x < right && !isOpening(system, reading, kk.x) && keySeenAcross(system, reading, kk.x))?.value);
       const midShift = mostRead(midKeys.flatMap((value, k) => (value === undefined ? [] : [value - keyState[slots[k]!]!])));
@@ -77,7 +81,7 @@ export const signaturesPass: ScorePass = {
             measure.clefs.push({ ...c.value, staff: slot.staff, offset });
             if (atStart || compare(offset, ZERO) === 0) clefState[s] = c.value;
           }
-          const key = m === 0 ? (shown || first ? openingKeys[si]![s] : undefined) : (midKeys[k] ?? (midShift === undefined ? undefined : keyState[s]! + midShift));
+          const key = m === 0 ? (shown || first ? openingKeys[si]![s] : newMovement ? 0 : undefined) : (midKeys[k] ?? (midShift === undefined ? undefined : keyState[s]! + midShift));
           if (key !== undefined && (key !== keyState[s] || first)) {
             keyState[s] = key;
             if (slot.staff === 1) measure.key = { fifths: key };
@@ -98,6 +102,11 @@ export const signaturesPass: ScorePass = {
     });
   },
 };
+
+/** A final barline: light-heavy, with no repeat and no ending (a first ending's close repeats). */
+function endsMovement(barline: Barline | undefined): boolean {
+  return barline?.style === 'light-heavy' && !barline.repeat && !barline.ending;
+}
 
 /**
  * A system's opening clef that cannot be a change from the clef in force: an octave clef does not

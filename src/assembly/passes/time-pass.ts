@@ -5,7 +5,7 @@
  * readable; the one in force carries from system to system and page to page.
  *
  * Reads: the printed time signatures, the voices' written lengths and beam groups.
- * Adds: per measure, `time`, `timeChanged` and `expected`.
+ * Adds: per measure, `time`, `timeChanged`, `timeShown` and `expected`.
  */
 import { median } from '../../reading/median.js';
 import type { Fraction } from '../../score/fraction.js';
@@ -48,6 +48,7 @@ export const timePass: ScorePass = {
       const printed = settledTimes[i];
       const newTime = printed ?? (i === 0 ? inferred : undefined);
       measure.timeChanged = !!newTime && (!time || newTime.beats !== time.beats || newTime.beatType !== time.beatType || newTime.symbol !== time.symbol);
+      measure.timeShown = !!printed;
       if (newTime) time = newTime;
       measure.time = time;
       measure.expected = timeSignatureLength(time ?? inferred);
