@@ -531,6 +531,11 @@ const NUMBER_MAX_DIGIT_WIDTH = 2;
 /** A measure number has at most this many glyphs. */
 const NUMBER_MAX_GLYPHS = 4;
 
+/** A footer's middle stands within this many spaces of the middle of the staves … */
+const FOOTER_CENTRING = 0.5;
+/** … and its top more than this many spaces under the page's lowest staff (words for that staff stand nearer). */
+const FOOTER_GAP = 4;
+
 /** A lyric row spreads over this share of its staff, or has at least this many separate words. */
 const LYRIC_SPREAD = 0.35;
 const LYRIC_WORDS = 3;
@@ -591,6 +596,14 @@ function classify(lines: Line[], input: TextPageInput): TextLine[] {
       continue;
     }
     const above = [...order].reverse().find((s) => bottom(s, cx) < line.y0 + space * 0.5);
+    // Centred under the page's lowest staff, clear of it and narrower than a row of lyrics: a footer (a
+    // copyright line), no direction.
+    const lowest = order[order.length - 1]!;
+    const centred = Math.abs(cx - (left + right) / 2) < space * FOOTER_CENTRING && line.x1 - line.x0 < (right - left) * LYRIC_SPREAD;
+    if (above === lowest && centred && line.y0 - bottom(lowest, cx) > space * FOOTER_GAP) {
+      out.push(make(line, 'other'));
+      continue;
+    }
     if (above === undefined) {
       out.push(make(line, 'other'));
       continue;

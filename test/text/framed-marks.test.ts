@@ -1,4 +1,4 @@
-/** Measure numbers over a system's start and framed rehearsal marks (text-regions.ts), on drawn pages. */
+/** Measure numbers over a system's start, framed rehearsal marks and footers (text-regions.ts), on drawn pages. */
 import { describe, expect, it } from 'vitest';
 import type { Staff } from '../../src/staves/detect-staves.js';
 import { CLASS_INDEX } from '../../src/symbols/symbol-classes.js';
@@ -94,5 +94,21 @@ describe('framed rehearsal marks', () => {
     expect(word).toHaveLength(1);
     expect(word[0]).toMatchObject({ x0: 440, x1: 494 });
     expect(word[0]!.glyphs).toHaveLength(4);
+  });
+});
+
+describe('footers', () => {
+  /** Four letters starting at x, their tops at y. */
+  const word = (fill: (x0: number, y0: number, x1: number, y1: number) => void, x: number, y: number) => [0, 1, 2, 3].forEach((k) => letter(fill, x + k * 14, y));
+  const bottomLine = TOP + 4 * SPACE;
+  const kinds = (x: number, y: number) => findTextRegions(page((fill) => word(fill, x, y))).lines.map((l) => l.kind);
+
+  it('takes a line centred under the lowest staff, well clear of it, for a footer: no direction', () => {
+    expect(kinds(473, bottomLine + 5 * SPACE)).toEqual(['other']);
+  });
+
+  it('leaves words nearer the staff, or off the middle, what their place makes them', () => {
+    expect(kinds(473, bottomLine + 2 * SPACE)).not.toContain('other');
+    expect(kinds(200, bottomLine + 5 * SPACE)).not.toContain('other');
   });
 });
