@@ -222,12 +222,9 @@ export interface BeamRun {
  */
 export function beamRuns(items: readonly TimedItem[]): BeamRun[] {
   const runs: BeamRun[] = [];
-  for (let k = 0; k < items.length; ) {
-    const group = items[k]!.beamGroup;
-    let end = k + 1;
-    if (group !== undefined) while (end < items.length && items[end]!.beamGroup === group) end++;
-    const beam = items.slice(k, end);
-    if (group !== undefined && beam.every((i) => !i.isRest && !i.grace && !i.tuplet)) {
+  let k = 0;
+  for (const beam of beamSpans(items)) {
+    if (beam[0]!.beamGroup !== undefined && beam.every((i) => !i.isRest && !i.grace && !i.tuplet)) {
       for (let j = 0; j < beam.length; ) {
         let stop = j + 1;
         while (stop < beam.length && beam[stop]!.type === beam[j]!.type && beam[stop]!.dots === beam[j]!.dots) stop++;
@@ -235,9 +232,22 @@ export function beamRuns(items: readonly TimedItem[]): BeamRun[] {
         j = stop;
       }
     }
-    k = end;
+    k += beam.length;
   }
   return runs;
+}
+
+/** A voice cut into the runs of items one beam joins, in order; an item no beam joins is a run of its own. */
+export function beamSpans<T extends Pick<TimedItem, 'beamGroup'>>(items: readonly T[]): T[][] {
+  const spans: T[][] = [];
+  for (let k = 0; k < items.length; ) {
+    const group = items[k]!.beamGroup;
+    let end = k + 1;
+    if (group !== undefined) while (end < items.length && items[end]!.beamGroup === group) end++;
+    spans.push(items.slice(k, end));
+    k = end;
+  }
+  return spans;
 }
 
 /**

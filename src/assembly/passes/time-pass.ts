@@ -11,7 +11,7 @@ import { median } from '../../reading/median.js';
 import type { Fraction } from '../../score/fraction.js';
 import type { TimeSignature } from '../../score/model.js';
 import { timeSignatureLength } from '../../score/timeline.js';
-import { voiceDuration } from '../measure-repair.js';
+import { beamSpans, voiceDuration } from '../measure-repair.js';
 import type { PlacedItem } from '../voice-timing.js';
 import type { SystemReading } from '../read-page.js';
 import { inferTimeSignature, settleTimes } from '../time-signature.js';
@@ -58,15 +58,7 @@ export const timePass: ScorePass = {
 
 /** The length of each run of a voice's items that one beam joins. */
 function beamGroupLengths(items: readonly PlacedItem[]): Fraction[] {
-  const lengths: Fraction[] = [];
-  for (let k = 0; k < items.length; ) {
-    const group = items[k]!.beamGroup;
-    let end = k + 1;
-    if (group !== undefined) while (end < items.length && items[end]!.beamGroup === group) end++;
-    if (end - k > 1) lengths.push(voiceDuration(items.slice(k, end)));
-    k = end;
-  }
-  return lengths;
+  return beamSpans(items).flatMap((span) => (span.length > 1 ? [voiceDuration(span)] : []));
 }
 
 /** The time signature printed in a measure: every staff shows it, so the staves vote (a digit misread on one loses). */
