@@ -2,13 +2,15 @@
  * Measures of a system from its barlines. A barline is drawn on every staff
  * of a system at the same x (through the gaps or not), so barline candidates
  * are pooled over the system's staves and a line seen on only a few of them
- * (a stem the model took for a barline) is dropped. Lines close together are
- * one double or repeat barline; dots beside it make it a repeat.
+ * (a stem the model took for a barline) is dropped, as is a line through a
+ * notehead (stems in line down a system where every staff plays one rhythm).
+ * Lines close together are one double or repeat barline; dots beside it make
+ * it a repeat.
  */
 import type { Barline, BarStyle } from '../score/model.js';
 import type { PageSight } from '../reading/page-reading.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
-import type { BarlineSymbol, Mark } from '../symbols/read-symbols.js';
+import type { BarlineSymbol, Head, Mark } from '../symbols/read-symbols.js';
 
 export interface SystemMeasures {
   /** Left edge of each measure, then the right edge of the last: measures.length + 1 values. */
@@ -19,6 +21,8 @@ export interface SystemMeasures {
   left: (Barline | undefined)[];
 }
 
+/** A line standing this many spaces or less beyond a notehead's edge is the head's stem. */
+const STEM_IN_HEAD = 0.15;
 /** Barline strokes less than this many spaces apart are one barline (double, final, repeat). */
 const BARLINE_GROUP = 1.5;
 /** A barline within this many spaces of a system's start or end is its edge, not a measure's. */
@@ -47,25 +51,29 @@ export function systemMeasures(
   repeatDots: readonly Mark[],
   space: number,
   sight?: PageSight,
+  heads: readonly Head[] = [],
 ): SystemMeasures {
   const start = Math.min(...staffIndices.map((i) => staves[i]!.x0));
   const end = Math.max(...staffIndices.map((i) => staves[i]!.x1));
   const members = new Set(staffIndices);
-  const candidates = barlines.filter((b) => b.staves.some((s) => members.has(s)));
+  const found = barlines.filter((b) => b.staves.some((s) => members.has(s)));
   // Barlines the model missed on a staff show in its pixels; pooled below like the model's own.
   const fromPixels = new Set<BarlineSymbol>();
   if (sight) {
     staffIndices.forEach((s, k) => {
-      const seen = candidates.filter((b) => b.staves.includes(s)).map((b) => b.x);
+      const seen = found.filter((b) => b.staves.includes(s)).map((b) => b.x);
       const edges = { top: k === 0, bottom: k === staffIndices.length - 1 };
       for (const line of sight.barlinesInInk(s, edges)) {
         if (seen.some((x) => Math.abs(x - line.x) <= space)) continue;
-        candidates.push(line);
+        found.push(line);
         fromPixels.add(line);
       }
     });
   }
-  candidates.sort((a, b) => a.x - b.x);
+  // A line through a notehead is its stem: no barline crosses a head. (Where every staff plays one
+  // rhythm, the stems of a beat stand in line down the system like a barline.)
+  const throughHead = (line: BarlineSymbol) => heads.some((h) => line.staves.includes(h.staff) && line.x > h.x0 - space * STEM_IN_HEAD && line.x < h.x1 + space * STEM_IN_HEAD);
+  const candidates = found.filter((line) => !throughHead(line)).sort((a, b) => a.x - b.x);
 
   // Pool by x: one cluster per barline position, remembering which staves it was seen on. Going down
   // the system staff by staff, a line joins the cluster it continues. On a photo the barlines lean,

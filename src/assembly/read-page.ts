@@ -88,7 +88,7 @@ const TIME_SPLIT_BEFORE = 0.8;
 export async function readPage({ page, transform, space, staves, systems, symbols, sight }: PageReading): Promise<SystemReading[]> {
   const items = buildStrokes(symbols, sight, space);
   return Promise.all(systems.map(async (system) => {
-    const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space, sight);
+    const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space, sight, symbols.heads);
     const inner = measures.bounds.slice(1, -1);
     const readings = await Promise.all(system.staves.map(async (index): Promise<StaffReading> => {
       const staff = staves[index]!;

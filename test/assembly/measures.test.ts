@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sightOf } from '../support/page-sight.js';
 import { systemMeasures } from '../../src/assembly/measures.js';
 import type { Staff } from '../../src/staves/detect-staves.js';
-import type { BarlineSymbol } from '../../src/symbols/read-symbols.js';
+import type { BarlineSymbol, Head } from '../../src/symbols/read-symbols.js';
 import { straightStaff } from '../support/straight-staff.js';
 
 const SPACE = 12;
@@ -43,6 +43,17 @@ describe('measures of a system', () => {
     const staves = [0, 100, 200, 300].map(staff);
     const measures = systemMeasures([0, 1, 2, 3], staves, [barline(2, 200, 450)], [], SPACE);
     expect(measures.bounds).toHaveLength(2);
+  });
+
+  it('take no line through a notehead for a barline, though every staff shows one in line (one rhythm on all four)', () => {
+    const tops = [0, 100, 200, 300];
+    const staves = tops.map(staff);
+    const head = (index: number, top: number, x0: number): Head => ({ x0, x1: x0 + 14, y0: top + 54, y1: top + 66, x: x0 + 7, y: top + 60, staff: index, confidence: 0.9, kind: 'black', position: 10, small: false });
+    // Stems at 500 beside heads below each staff; a barline at 700 with the next notes a space after it.
+    const lines = tops.flatMap((top, i) => [barline(i, top, 500), barline(i, top, 700)]);
+    const heads = tops.flatMap((top, i) => [head(i, top, 487), head(i, top, 712)]);
+    expect(systemMeasures([0, 1, 2, 3], staves, lines, [], SPACE, undefined, heads).bounds.map(Math.round)).toEqual([0, 700, 1000]);
+    expect(systemMeasures([0, 1, 2, 3], staves, lines, [], SPACE).bounds.map(Math.round)).toEqual([0, 500, 700, 1000]);
   });
 
   it('take a leaning system\'s end barline for its end, not for a last, narrow measure', () => {
