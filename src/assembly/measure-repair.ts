@@ -161,8 +161,7 @@ const MIN_BEAMED_THREES = 2;
  */
 function tripletsPastMisread(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): void {
   const threes = beamedGroups(items, tupletMarks).filter((g) => g.evidence === 0 && g.ratio === TRIPLET);
-  const marked = threes.some((g) => tupletMarks.some((x) => x >= g.items[0]!.x - space * MARK_OVER_GROUP_SPACES && x <= g.items[2]!.x + space * MARK_OVER_GROUP_SPACES));
-  if (threes.length < MIN_BEAMED_THREES || !marked) return;
+  if (threes.length < MIN_BEAMED_THREES || !threes.some((g) => markedOver(g.items, tupletMarks, space))) return;
   const before = items.map((i) => i.tuplet);
   for (const group of threes) makeTuplet(group.items, TRIPLET, tupletMarks, space);
   if (compare(voiceDuration(items), expected) < 0) restoreTuplets(items, before);
@@ -199,13 +198,18 @@ interface TupletGroup {
  * number nor bracket, and the export says so.
  */
 function makeTuplet(group: readonly TimedItem[], ratio: Ratio, tupletMarks: readonly number[], space: number): void {
-  const x0 = group[0]!.x - space * MARK_OVER_GROUP_SPACES;
-  const x1 = group[group.length - 1]!.x + space * MARK_OVER_GROUP_SPACES;
-  const implied = !tupletMarks.some((x) => x >= x0 && x <= x1);
+  const implied = !markedOver(group, tupletMarks, space);
   group.forEach((item, n) => {
     item.tuplet = { ...ratio, start: n === 0, stop: n === group.length - 1, ...(implied ? { implied: true } : {}) };
     setDuration(item);
   });
+}
+
+/** Whether a tuplet mark stands over a group: between its first and last notes, or a little beyond them. */
+function markedOver(group: readonly TimedItem[], tupletMarks: readonly number[], space: number): boolean {
+  const x0 = group[0]!.x - space * MARK_OVER_GROUP_SPACES;
+  const x1 = group[group.length - 1]!.x + space * MARK_OVER_GROUP_SPACES;
+  return tupletMarks.some((x) => x >= x0 && x <= x1);
 }
 
 /** A run of notes of one value under one beam, where it starts in the voice, and whether it is that beam's every note there. */

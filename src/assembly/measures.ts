@@ -72,7 +72,8 @@ export function systemMeasures(
   }
   // A line through a notehead is its stem: no barline crosses a head. (Where every staff plays one
   // rhythm, the stems of a beat stand in line down the system like a barline.)
-  const throughHead = (line: BarlineSymbol) => heads.some((h) => line.staves.includes(h.staff) && line.x > h.x0 - space * STEM_IN_HEAD && line.x < h.x1 + space * STEM_IN_HEAD);
+  const systemHeads = heads.filter((h) => members.has(h.staff));
+  const throughHead = (line: BarlineSymbol) => systemHeads.some((h) => line.staves.includes(h.staff) && line.x > h.x0 - space * STEM_IN_HEAD && line.x < h.x1 + space * STEM_IN_HEAD);
   const candidates = found.filter((line) => !throughHead(line)).sort((a, b) => a.x - b.x);
 
   // Pool by x: one cluster per barline position, remembering which staves it was seen on. Going down

@@ -274,10 +274,11 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const flags = placed(['flag8', 'flag16', 'flag32', 'flag64'], (c, p) => ({ ...p, count: FLAG_COUNT[nameOf(c.cls)] ?? 1 }), 4);
   // Quarter and shorter rests stand two or more spaces tall; a breath mark or a tick above the staff
   // that the model calls an eighth rest is under one space, often cut in two by the top line.
-  const restPieces: Join = { gap: REST_PIECE_GAP, isPiece: (c) => c.y1 - c.y0 < space * (MIN_REST_HEIGHT[REST_KIND[nameOf(c.cls)]!] ?? 0) };
+  const shorterThanRest = (c: Component) => c.y1 - c.y0 < space * (MIN_REST_HEIGHT[REST_KIND[nameOf(c.cls)]!] ?? 0);
+  const restPieces: Join = { gap: REST_PIECE_GAP, isPiece: shorterThanRest };
   const rests = placed(['restWhole', 'restHalf', 'restQuarter', 'rest8', 'rest16', 'rest32', 'rest64', 'restMulti'], (c, p) => {
     const kind = REST_KIND[nameOf(c.cls)]!;
-    if ((MIN_REST_HEIGHT[kind] ?? 0) * space > c.y1 - c.y0) return undefined;
+    if (shorterThanRest(c)) return undefined;
     // A breath mark (a comma over the staff) is as tall as an eighth rest but half as wide, and stands
     // above the staff, reaching no more than a little past the top line.
     if (kind === 'eighth' && c.x1 - c.x0 < space * BREATH_MARK_MAX_WIDTH && staffPosition(staves[p.staff]!, (c.x0 + c.x1) / 2, c.y1) < BREATH_MARK_LOWEST_POSITION) return undefined;

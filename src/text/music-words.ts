@@ -35,8 +35,9 @@ const ABBREVIATED = new Set(ENTRIES.filter((e) => e.printed.endsWith('.') && e.w
  */
 export function musicWordsOnly(text: string): boolean {
   const words = text.split(/\s+/).filter((w) => letterOnly(w).length >= 2);
-  if (!words.length || !words.every((w) => KNOWN.has(letterOnly(correctToken(w))))) return false;
-  return words.length >= 2 || words.every((w) => /\p{L}\./u.test(w) && ABBREVIATED.has(letterOnly(correctToken(w))));
+  const letters = words.map((w) => letterOnly(correctToken(w)));
+  if (!words.length || !letters.every((l) => KNOWN.has(l))) return false;
+  return words.length >= 2 || words.every((w, k) => /\p{L}\./u.test(w) && ABBREVIATED.has(letters[k]!));
 }
 
 /**
