@@ -9,6 +9,8 @@
  * - lyric lines → syllables on the notes above them, verse by verse;
  * - tempo and expression words, dynamics and rehearsal marks → directions at
  *   the note they stand under or over (a dynamic only where it reads as one);
+ * - a movement's heading ("II. Menuetto") → words at the start of the system
+ *   it heads, where the movement starts;
  * - measure numbers over the systems → the score's numbering.
  *
  * Parts and notes are found through their recognition evidence (boxes in
@@ -17,7 +19,7 @@
  */
 import { matchInstrumentName } from '../score/instruments.js';
 import { add, compare, ZERO, type Fraction } from '../score/fraction.js';
-import type { Box, Credits, Measure, NoteEvent, Part, Score, VoiceEvent } from '../score/model.js';
+import type { Box, Credits, Direction, Measure, NoteEvent, Part, Score, VoiceEvent } from '../score/model.js';
 import { toPreparedPoint, toSourcePoint, type PageTransform } from '../reading/page-transform.js';
 import { staffLineY } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
@@ -40,6 +42,7 @@ export function applyText(score: Score, pages: readonly PageText[]): void {
     const events = [...pageEvents(score, page)];
     applyLyrics(events, page);
     applyDirections(events, page);
+    applyHeadings(events, page);
     printed.push(...printedNumbers(score.parts, events, page));
   }
   renumberMeasures(score.parts, printed);
@@ -469,9 +472,32 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
       ...(jump ? { jump } : {}),
       // A metronome mark sets the playback tempo, in quarters per minute.
       ...(metronome ? { metronome, tempo: quartersPerMinute(metronome) } : {}),
-      evidence: { page: page.page, box: sourceBox(page.transform, line.x0, line.y0, line.x1, line.y1), confidence: Math.round(Math.min(...line.words.map((w) => w.confidence))) / 100 },
+      evidence: lineEvidence(page, line),
     });
     if (dynamics) anchorHairpinsAt(note, line, page, target.space);
+  }
+}
+
+/** Where a line's direction was read: its box on the source page, at its least sure word's confidence. */
+function lineEvidence(page: PageText, line: ReadLine): NonNullable<Direction['evidence']> {
+  return { page: page.page, box: sourceBox(page.transform, line.x0, line.y0, line.x1, line.y1), confidence: Math.round(Math.min(...line.words.map((w) => w.confidence))) / 100 };
+}
+
+/** Movements' headings, as words at the start of the first measure of the system under each. */
+function applyHeadings(events: readonly PageEvent[], page: PageText): void {
+  const headings = page.lines.filter((line) => line.kind === 'heading' && line.staff !== undefined);
+  if (!headings.length) return;
+  const byStaff = timedNotes(events);
+  for (const line of headings) {
+    const first = byStaff.get(line.staff!)?.[0];
+    if (!first) continue;
+    first.measure.directions.push({
+      offset: ZERO,
+      staff: first.event.staff,
+      placement: 'above',
+      words: cleanText(line.text),
+      evidence: lineEvidence(page, line),
+    });
   }
 }
 

@@ -51,12 +51,16 @@ export interface PageText {
   lines: ReadLine[];
 }
 
-const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'lyrics', 'tempo', 'expression', 'dynamics', 'measureNumber', 'rehearsal']);
+const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'lyrics', 'tempo', 'expression', 'dynamics', 'measureNumber', 'rehearsal', 'heading']);
 
 /** What a line ending in a metronome mark's number reads as at its end: "= 120". */
 const METRONOME_NUMBER = /=\s*\d{2,3}\s*\)?$/;
 /** What a measure number reads as: one to four digits. */
 const MEASURE_NUMBER = /^\d{1,4}$/;
+/** What a movement's heading reads as: a number, roman or not, and its period, then perhaps its name ("I.", "II. Menuetto", "3. Finale"). */
+const MOVEMENT_HEADING = /^(?:[IVX]{1,4}|\d{1,2})\.(?:\s+\p{Lu}.*)?$/u;
+/** Lines that read as a movement's heading are one, wherever they stand over a system. */
+const MAY_HEAD: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'heading', 'tempo']);
 /** What a rehearsal mark reads as: a letter or two, a number, or both ("A", "AA", "12", "A1"). */
 const REHEARSAL_MARK = /^(?:[A-Z]{1,2}\d{0,2}|\d{1,3})$/i;
 
@@ -67,7 +71,7 @@ const TARGET_SIZE = 16;
 const PEDAL_KINDS: ReadonlySet<TextKind> = new Set(['tempo', 'expression', 'lyrics', 'other']);
 
 /** Kinds read before segmentation: their lines stand clear of the staves, where the class map changes nothing. */
-const EARLY: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation']);
+const EARLY: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'lyricist', 'partName', 'abbreviation', 'heading']);
 
 /** What the finding before segmentation leaves for the page's reading. */
 export interface EarlyText {
@@ -174,10 +178,13 @@ function markLine(line: TextLine, mark: DynamicMark): ReadLine {
 /**
  * What a line is, once read: one placed as a measure number that reads as a word is what else its place
  * makes it; one placed as lyrics for its spread that reads as performance words only ("arco … pizz.",
- * "cresc. … cresc.") is expression words, and one without a letter is no lyric ("2."); any other is
- * what its place made it.
+ * "cresc. … cresc.") is expression words, and one without a letter is no lyric ("2."); a title,
+ * subtitle or tempo mark that reads as a movement's heading is one, and a centred line over a later
+ * page's music that does not (its running title) is nothing; any other is what its place made it.
  */
 function readKind(line: TextLine, text: string): TextKind {
+  if (MAY_HEAD.has(line.kind) && line.staff !== undefined && MOVEMENT_HEADING.test(text.replace(/\s+/g, ' ').trim())) return 'heading';
+  if (line.kind === 'heading') return 'other';
   if (line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim())) return line.otherwise ?? 'other';
   if (line.kind === 'lyrics' && musicWordsOnly(text)) return 'expression';
   if (line.kind === 'lyrics' && !/\p{L}/u.test(text)) return 'other';

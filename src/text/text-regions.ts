@@ -13,7 +13,10 @@
  * - Kinds: above the first system of the first page, the largest line is the
  *   title, other centred lines subtitles, a line flush right the composer,
  *   one flush left the lyricist, and lines just over the staff where the
- *   music starts tempo marks. Left of a system stand part names (the first
+ *   music starts tempo marks. Above the first system of a later page, lines
+ *   just over the staff are tempo marks too, and centred lines further up
+ *   may head a new movement (the running title and page number are not
+ *   read). Left of a system stand part names (the first
  *   system) or their abbreviations. Under a staff, rows of words spread over
  *   the staff are lyric lines, numbered as verses from the top; shorter text
  *   between staves is tempo (over a system) or expression.
@@ -43,6 +46,9 @@ export type TextKind =
   | 'lyrics'
   | 'measureNumber'
   | 'rehearsal'
+  // A movement's heading over the system it starts ("II. Menuetto"); found as such only over the first
+  // system of a later page, else known once read (page-text.ts).
+  | 'heading'
   // Never found as such: a word of another line the pedal model reads as a pedal mark (read-pedals.ts).
   | 'pedal'
   | 'other';
@@ -517,6 +523,12 @@ function median(values: readonly number[]): number {
   return medianOf(values) ?? 0;
 }
 
+/** The value a share `q` of the values lie at or under (0 for none). */
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+}
+
 // ---------------------------------------------------------------------------
 // Kinds.
 
@@ -539,6 +551,12 @@ const FOOTER_GAP = 4;
 /** A lyric row spreads over this share of its staff, or has at least this many separate words. */
 const LYRIC_SPREAD = 0.35;
 const LYRIC_WORDS = 3;
+/** Text over the first staff ending at most this many spaces above it is a tempo mark (or other words for it), not the title block. */
+const TEMPO_HEIGHT = 6;
+/** A title-block line whose middle is within this share of the music's width of the page's middle is centred (title, subtitle, heading). */
+const CREDIT_CENTRING = 0.12;
+/** Title-block lines are sized by this quantile of their letters' heights: the tall letters (capitals, ascenders), whatever their share. */
+const CAP_QUANTILE = 0.8;
 
 function classify(lines: Line[], input: TextPageInput): TextLine[] {
   const { staves, systems, space, page } = input;
@@ -639,15 +657,17 @@ function classify(lines: Line[], input: TextPageInput): TextLine[] {
   const centre = (left + right) / 2;
   const staffTop = (line: Line) => top(firstStaff, (line.x0 + line.x1) / 2);
   const credits: Line[] = [];
+  const centred = (line: Line) => Math.abs((line.x0 + line.x1) / 2 - centre) < (right - left) * CREDIT_CENTRING;
   for (const line of header) {
     // Just over the first staff, starting where the music starts: a tempo mark.
-    const tempo = line.x0 >= staves[firstStaff]!.x0 - space && staffTop(line) - line.y1 < space * 6 && line.x1 < centre + (right - left) * 0.25;
-    if (tempo || page > 0) out.push(make(line, page > 0 ? 'other' : 'tempo', tempo ? { staff: firstStaff } : {}));
+    const tempo = line.x0 >= staves[firstStaff]!.x0 - space && staffTop(line) - line.y1 < space * TEMPO_HEIGHT && line.x1 < centre + (right - left) * 0.25;
+    if (tempo) out.push(make(line, 'tempo', { staff: firstStaff }));
+    else if (page > 0) out.push(make(line, centred(line) ? 'heading' : 'other', centred(line) ? { staff: firstStaff } : {}));
     else credits.push(line);
   }
   if (page === 0 && credits.length) {
-    const size = (line: Line) => median(line.heights);
-    const centred = (line: Line) => Math.abs((line.x0 + line.x1) / 2 - centre) < (right - left) * 0.12;
+    // Letter size by the tall letters: a title mostly in small letters is no smaller than a heading in capitals ("I.").
+    const size = (line: Line) => quantile(line.heights, CAP_QUANTILE);
     const title = credits.filter(centred).reduce<Line | undefined>((best, line) => (!best || size(line) > size(best) * 1.05 ? line : best), undefined);
     let composer = false;
     let lyricist = false;
@@ -662,7 +682,8 @@ function classify(lines: Line[], input: TextPageInput): TextLine[] {
         kind = 'lyricist';
         lyricist = true;
       }
-      out.push(make(line, kind));
+      // A title or subtitle may read as a movement's heading, for the system under it (page-text.ts).
+      out.push(make(line, kind, kind === 'title' || kind === 'subtitle' ? { staff: firstStaff } : {}));
     }
   }
   return out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);

@@ -55,6 +55,16 @@ describe('directions from the dynamics pixels', () => {
   });
 });
 
+describe("a movement's heading", () => {
+  it('goes at the start of the first measure of the system under it, however far above the staff', () => {
+    const s = score();
+    const box = { x0: 420, y0: 20 - SPACE * 10, x1: 600, y1: 40 - SPACE * 10 };
+    const heading: ReadLine = { kind: 'heading', size: 20, spans: [[box.x0, box.x1]], ...box, text: 'II.  Menuetto', words: [{ text: 'II.', confidence: 90, ...box, symbols: [] }], staff: 0 };
+    applyText(s, [page([heading])]);
+    expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ words: 'II. Menuetto', offset: { n: 0 }, placement: 'above' }]);
+  });
+});
+
 describe('a metronome mark read apart from its tempo words', () => {
   /** A tempo line over the staff from x `x0` to `x1`, read as `text`. */
   function tempoLine(text: string, x0: number, x1: number, beat?: ReadLine['beat']): ReadLine {

@@ -132,6 +132,23 @@ describe('readPageText', () => {
     expect(read.lines.filter((l) => l.kind === 'lyrics').length).toBeGreaterThanOrEqual(4);
   }, 60_000);
 
+  it("takes a title that reads as a movement's number and name for the heading of the system under it", async () => {
+    const { found, map } = await abendlied();
+    const reader: OcrReader = {
+      languages: ['eng'],
+      fallbacks: [],
+      readLine: async (image) => [{ text: 'II.', confidence: 90, x0: 0, y0: 0, x1: image.width / 4, y1: 10, symbols: [] }, { text: 'Menuetto', confidence: 90, x0: image.width / 3, y0: 0, x1: image.width, y1: 10, symbols: [] }],
+      close: async () => {},
+    };
+    const read = await readPageText({ ...found, map }, reader);
+    expect(read.lines.filter((l) => l.kind === 'title')).toHaveLength(0);
+    const headings = read.lines.filter((l) => l.kind === 'heading');
+    expect(headings.length).toBeGreaterThanOrEqual(1);
+    expect(headings.every((l) => l.staff !== undefined && l.text === 'II. Menuetto')).toBe(true);
+    // Part names and lyrics are no heading, whatever they read.
+    expect(read.lines.filter((l) => l.kind === 'partName')).toHaveLength(2);
+  }, 60_000);
+
   it('takes a row placed as lyrics that reads as abbreviated performance words for expression words', async () => {
     const { found, map } = await abendlied();
     const reader: OcrReader = {

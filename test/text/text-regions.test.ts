@@ -42,6 +42,15 @@ describe('findTextRegions', () => {
     for (const credit of [...of('composer'), ...of('lyricist')]) expect(credit.y0).toBeGreaterThan(title!.y1);
   });
 
+  it('on a later page, reads no title block: a centred line over the music may head a movement, the rest is not read', () => {
+    const later = findTextRegions({ ...input, page: 1 }).lines;
+    const [title] = of('title');
+    const heading = later.filter((l) => l.kind === 'heading');
+    expect(heading).toHaveLength(1);
+    expect([heading[0]!.x0, heading[0]!.y0, heading[0]!.staff]).toEqual([title!.x0, title!.y0, input.systems[0]!.staves[0]]);
+    for (const kind of ['title', 'subtitle', 'composer', 'lyricist'] as const) expect(later.filter((l) => l.kind === kind)).toHaveLength(0);
+  });
+
   it('names the voice and the piano left of the first system, and abbreviates nothing on the one page', () => {
     const names = of('partName').sort((a, b) => a.y0 - b.y0);
     expect(names).toHaveLength(2);
