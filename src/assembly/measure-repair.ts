@@ -212,6 +212,13 @@ function markedOver(group: readonly TimedItem[], tupletMarks: readonly number[],
   return tupletMarks.some((x) => x >= x0 && x <= x1);
 }
 
+/** A voice's whole beams of three equal eighths: how many have a tuplet mark over them (printed triplets), and how many not. */
+export function beamedEighthThrees(items: readonly TimedItem[], tupletMarks: readonly number[], space: number): { marked: number; unmarked: number } {
+  const threes = beamedGroups(items, tupletMarks).filter((g) => g.evidence === 0 && g.ratio === TRIPLET && g.items.length === 3 && g.items[0]!.type === 'eighth');
+  const marked = threes.filter((g) => markedOver(g.items, tupletMarks, space)).length;
+  return { marked, unmarked: threes.length - marked };
+}
+
 /** A run of notes of one value under one beam, where it starts in the voice, and whether it is that beam's every note there. */
 export interface BeamRun {
   at: number;

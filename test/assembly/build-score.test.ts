@@ -39,6 +39,24 @@ describe('buildScore', () => {
     }
   });
 
+  it('reads a page without a time signature whose threes of eighths are printed triplets on one staff and not on the other as 4/4 in triplets, not 12/8', () => {
+    // Two measures, each of four beamed threes of eighths on both staves; "3" printed over the lower staff's groups.
+    const threes = (measureX: number, group: number) =>
+      [0, 1, 2, 3].flatMap((g) => [0, 1, 2].map((n) => ({ ...stroke(measureX + 20 + g * 90 + n * 25, 4, true, 1, 0), beams: 1, beamGroup: group + g })));
+    const upper = emptyStaff(100, TREBLE, 0);
+    const lower = emptyStaff(300, TREBLE, 0);
+    upper.items = [...threes(100, 0), ...threes(500, 10)];
+    lower.items = [...threes(100, 20), ...threes(500, 30)].map((item) => ({ ...item, staff: 1, heads: item.heads.map((h) => ({ ...h, staff: 1 })) }));
+    lower.tuplets = [0, 1, 2, 3].flatMap((g) => [100 + 45 + g * 90, 500 + 45 + g * 90]);
+    const score = buildScore([system(0, [upper, lower])]);
+    for (const part of score.parts) {
+      expect(part.measures[0]!.time).toEqual({ beats: 4, beatType: 4 });
+      const events = part.measures.flatMap((m) => m.voices.flatMap((v) => v.events));
+      expect(events).toHaveLength(24);
+      expect(events.every((e) => e.kind === 'note' && e.tuplet?.actual === 3 && e.tuplet.normal === 2)).toBe(true);
+    }
+  });
+
   it('starts a staff the first system hides in the clef and key it shows later', () => {
     // An orchestral score: the double bass is silent (left out) on the first page.
     const first = system(0, [emptyStaff(100, TREBLE, -3), emptyStaff(300, BASS, -3)]);

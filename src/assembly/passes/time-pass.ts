@@ -4,23 +4,25 @@
  * system or measure, and inferred from the measures' lengths where none is
  * readable; the one in force carries from system to system and page to page.
  *
- * Reads: the printed time signatures, the voices' written lengths and beam groups.
+ * Reads: the printed time signatures, the voices' written lengths and beam groups, the tuplet marks.
  * Adds: per measure, `time`, `timeChanged`, `timeShown` and `expected`.
  */
 import { median } from '../../reading/median.js';
-import type { Fraction } from '../../score/fraction.js';
+import { frac, sub, type Fraction } from '../../score/fraction.js';
 import type { TimeSignature } from '../../score/model.js';
 import { timeSignatureLength } from '../../score/timeline.js';
-import { beamSpans, voiceDuration } from '../measure-repair.js';
+import { beamedEighthThrees, beamSpans, voiceDuration } from '../measure-repair.js';
 import type { PlacedItem } from '../voice-timing.js';
 import type { SystemReading } from '../read-page.js';
 import { inferTimeSignature, settleTimes } from '../time-signature.js';
-import type { ScorePass } from './reading-state.js';
+import { readingAt, type ScorePass } from './reading-state.js';
 
 /** A time signature counts for a measure from this many spaces before its left barline. */
 const TIME_BEFORE_BARLINE = 1;
 /** A time signature stands where at least one staff in this many shows it (digits on fewer are a dynamic's or a rehearsal number's). */
 const STAVES_PER_TIME_READING = 4;
+/** Printed triplets of eighths in at least this many beamed groups show a page writing its threes as triplets (one "3" may be a speck). */
+const MIN_PRINTED_TRIPLETS = 2;
 /** The time signature taken where none is printed and the measures' lengths suggest none. */
 const DEFAULT_TIME: TimeSignature = { beats: 4, beatType: 4 };
 
@@ -29,9 +31,7 @@ export const timePass: ScorePass = {
   run(state) {
     const { systems } = state;
     // A rest alone in its measure fills whatever metre is in force, so it says nothing of the metre.
-    const measureLengths = state.measures.map((measure) =>
-      [...measure.staves.values()].flatMap((sm) => (sm.voices[0] && !(sm.voices[0].length === 1 && sm.voices[0][0]!.isRest) ? [voiceDuration(sm.voices[0])] : [])),
-    );
+    const measureLengths = state.measures.map((measure) => [...measure.staves.values()].flatMap((sm) => (sm.voices[0] ? measureLengthOf(sm.voices[0]) : [])));
     const settledTimes = settleTimes(
       systems.flatMap((system) => {
         // The opening signature stands before the first notes; a stroke taken for a barline may cut it off.
@@ -41,8 +41,27 @@ export const timePass: ScorePass = {
       }),
       measureLengths,
     );
-    const beamed = state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.map((voice) => ({ length: voiceDuration(voice), groups: beamGroupLengths(voice) }))));
-    const inferred = inferTimeSignature(measureLengths.flat(), beamed) ?? { ...DEFAULT_TIME };
+    // Where the page prints triplets of eighths, its beamed threes of eighths are triplets, marked or not (the
+    // marks are read into them later, by the timing pass): each lasts a quarter, not the dotted quarter it
+    // is written as, and the threes are no compound metre.
+    const threes = state.measures.map((measure) =>
+      [...measure.staves.entries()].map(([s, sm]) => {
+        const reading = readingAt(state, measure, s);
+        const marks = reading ? reading.tuplets.filter((x) => x >= measure.left && x < measure.right) : [];
+        return sm.voices.map((voice) => beamedEighthThrees(voice, marks, state.systems[measure.system]!.space));
+      }),
+    );
+    const tripletsPrinted = threes.flat(2).reduce((n, t) => n + t.marked, 0) >= MIN_PRINTED_TRIPLETS;
+    const inferenceLengths = tripletsPrinted
+      ? state.measures.map((measure, m) =>
+          [...measure.staves.values()].flatMap((sm, k) => {
+            const [voice, counted] = [sm.voices[0], threes[m]![k]![0]];
+            return voice && counted ? measureLengthOf(voice).map((length) => sub(length, frac(counted.marked + counted.unmarked, 2))) : [];
+          }),
+        )
+      : measureLengths;
+    const beamed = tripletsPrinted ? [] : state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.map((voice) => ({ length: voiceDuration(voice), groups: beamGroupLengths(voice) }))));
+    const inferred = inferTimeSignature(inferenceLengths.flat(), beamed) ?? { ...DEFAULT_TIME };
     let time: TimeSignature | undefined;
     state.measures.forEach((measure, i) => {
       const printed = settledTimes[i];
@@ -55,6 +74,11 @@ export const timePass: ScorePass = {
     });
   },
 };
+
+/** A first voice's written length, as evidence of its measure's: none for a rest alone. */
+function measureLengthOf(voice: readonly PlacedItem[]): Fraction[] {
+  return voice.length === 1 && voice[0]!.isRest ? [] : [voiceDuration(voice)];
+}
 
 /** The length of each run of a voice's items that one beam joins. */
 function beamGroupLengths(items: readonly PlacedItem[]): Fraction[] {
