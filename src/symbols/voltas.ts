@@ -6,7 +6,8 @@
  * its end; its number stands under the line beside the first hook. Beams are
  * thick, slurs and hairpins are not level, ledger lines and dashes are short,
  * and a tuplet's bracket is broken by its number: none of them is a long thin
- * level line with a hook at its start. Which measures a volta spans, and
+ * level line with a hook at its start. An ending that runs on over the next
+ * system goes on there with no hook, from the start of its first measure. Which measures a volta spans, and
  * its number, are the music reader's questions (assembly/voltas.ts).
  */
 import type { BinaryImage } from '../preparation/binarize.js';
@@ -21,12 +22,14 @@ export interface VoltaSymbol {
   y: number;
   /** Whether a hook closes its end (an ending that stops there, rather than one left open). */
   closed: boolean;
+  /** No hook at its start, where the system's first measure starts: an ending carried on from the system before. */
+  continued?: boolean;
 }
 
 /** The line stands at least this many spaces above the staff's top line … */
 const VOLTA_MIN_RISE = 1.2;
-/** … and at most this many. */
-const VOLTA_MAX_RISE = 6;
+/** … and at most this many (engravers lift it clear of high notes). */
+const VOLTA_MAX_RISE = 8;
 /** It is at least this many spaces long. */
 const VOLTA_MIN_LENGTH = 3;
 /** It is at most this many spaces thick (a beam is half a space). */
@@ -41,6 +44,10 @@ const HOOK_REACH = 0.4;
 const CLEAR_TOUCHING = 0.2;
 /** … leaving out, below it, this many spaces after its start, where the number hangs. */
 const NUMBER_WIDTH = 1.5;
+/** A line with no hook at its start carries an ending on from the system before where it starts within this many spaces of the staff's start (after the clef and key) … */
+const CONTINUED_START_REACH = 12;
+/** … and is at least this many spaces long. */
+const CONTINUED_MIN_LENGTH = 8;
 /** Two lines whose rows meet and whose spans overlap by this share of the shorter are one line seen twice. */
 const SAME_LINE_OVERLAP = 0.5;
 
@@ -51,8 +58,10 @@ export function readVoltas(ink: BinaryImage, staves: readonly Staff[], space: nu
     const above = index > 0 ? staves[index - 1] : undefined;
     for (const line of levelLines(ink, staff, above, space)) {
       const hookAt = (x: number) => hookDown(ink, x, line.y1, space);
-      if (!hookAt(line.x0) || !standsClear(ink, line, space)) continue;
-      found.push({ staff: index, x0: line.x0, x1: line.x1, y: (line.y0 + line.y1) / 2, closed: hookAt(line.x1) });
+      const hooked = hookAt(line.x0);
+      const continued = !hooked && line.x0 - staff.x0 <= space * CONTINUED_START_REACH && line.x1 - line.x0 >= space * CONTINUED_MIN_LENGTH;
+      if ((!hooked && !continued) || !standsClear(ink, line, space)) continue;
+      found.push({ staff: index, x0: line.x0, x1: line.x1, y: (line.y0 + line.y1) / 2, closed: hookAt(line.x1), ...(continued ? { continued } : {}) });
     }
   });
   return found;

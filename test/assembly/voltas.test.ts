@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numberEndings, systemEndings, withEnding } from '../../src/assembly/voltas.js';
+import { numberEndings, placeEndings, systemEndings, withEnding } from '../../src/assembly/voltas.js';
 import type { VoltaSymbol } from '../../src/symbols/voltas.js';
 
 const SPACE = 12;
@@ -48,6 +48,22 @@ describe('endings from volta brackets', () => {
       { endings: [{ first: 0, last: 1, closed: false }, { first: 3, last: 3, closed: true }], repeatsBack: [false, false, true, false] },
     ];
     expect(numberEndings(systems)).toEqual([[], [2, 2]]);
+  });
+
+  it('run on over a system break under a bracket without a hook, which continues nothing where no ending was left open', () => {
+    expect(systemEndings(BOUNDS, [{ ...volta(130, 700), continued: true }], SPACE)).toEqual([{ first: 0, last: 2, closed: true, continued: true }]);
+    const open = { endings: [{ first: 2, last: 3, closed: false }], repeatsBack: [false, false, false, false] };
+    const goesOn = { endings: [{ first: 0, last: 2, closed: true, continued: true }, { first: 3, last: 3, closed: false }], repeatsBack: [false, false, true, false] };
+    expect(numberEndings([open, goesOn])).toEqual([[1], [1, 2]]);
+    // The first ending starts on the first system and stops on the second; nothing at the break.
+    expect(placeEndings([open, goesOn])).toEqual([
+      [{}, {}, { start: 1 }, {}],
+      [{}, {}, { stop: { number: 1, type: 'stop' } }, { start: 2, stop: { number: 2, type: 'discontinue' } }],
+    ]);
+    // After an ending closed at the break, a bracket without a hook is none.
+    const closed = { endings: [{ first: 2, last: 3, closed: true }], repeatsBack: [false, false, false, true] };
+    expect(numberEndings([closed, goesOn])[1]![0]).toBeUndefined();
+    expect(placeEndings([closed, goesOn])[1]![2]).toEqual({});
   });
 
   it('are added to the measure\'s barline, keeping its repeat', () => {

@@ -39,7 +39,14 @@ describe('volta brackets in the ink', () => {
   });
 
   it('need a hook at the start: a level line alone (a lyric extender, a pedal line) is none', () => {
-    expect(readVoltas(page((fill) => bracket(fill, 50, 150, { start: false, end: true })), staves, SPACE)).toEqual([]);
+    expect(readVoltas(page((fill) => bracket(fill, 200, 330, { start: false, end: true })), staves, SPACE)).toEqual([]);
+  });
+
+  it('go on over the next system without a hook, from the start of its first measure', () => {
+    const voltas = readVoltas(page((fill) => bracket(fill, 50, 300, { start: false, end: true })), staves, SPACE);
+    expect(voltas.map((v) => [v.x0, v.x1, v.closed, v.continued])).toEqual([[50, 300, true, true]]);
+    // Short, it is no bracket going on (a dash, a lyric extender).
+    expect(readVoltas(page((fill) => bracket(fill, 50, 120, { start: false, end: false })), staves, SPACE)).toEqual([]);
   });
 
   it('are thin: a beam over the staff with a stem down from its start is none', () => {

@@ -10,22 +10,21 @@
  */
 import type { Measure } from '../../score/model.js';
 import type { SystemReading } from '../read-page.js';
-import { numberEndings, withEnding } from '../voltas.js';
+import { placeEndings, withEnding } from '../voltas.js';
 import type { ScorePass } from './reading-state.js';
 
 export const measuresPass: ScorePass = {
   name: 'measures',
   run(state) {
     const { systems } = state;
-    const endingNumbers = numberEndings(systems.map((s) => ({ endings: s.endings, repeatsBack: s.measures.bounds.slice(1).map((_, m) => s.measures.right[m]?.repeat?.direction === 'backward') })));
+    const endings = placeEndings(systems.map((s) => ({ endings: s.endings, repeatsBack: s.measures.bounds.slice(1).map((_, m) => s.measures.right[m]?.repeat?.direction === 'backward') })));
     let measureNumber = 1;
     for (const measure of state.measures) {
       const { system: si, index: m, time, timeChanged } = measure;
       const system = systems[si]!;
-      const startsEnding = system.endings.findIndex((e) => e.first === m);
-      const stopsEnding = system.endings.findIndex((e) => e.last === m);
-      const leftBarline = startsEnding < 0 ? system.measures.left[m] : withEnding(system.measures.left[m], endingNumbers[si]![startsEnding]!, 'start');
-      const rightBarline = stopsEnding < 0 ? system.measures.right[m] : withEnding(system.measures.right[m], endingNumbers[si]![stopsEnding]!, system.endings[stopsEnding]!.closed ? 'stop' : 'discontinue');
+      const { start, stop } = endings[si]![m]!;
+      const leftBarline = start === undefined ? system.measures.left[m] : withEnding(system.measures.left[m], start, 'start');
+      const rightBarline = stop === undefined ? system.measures.right[m] : withEnding(system.measures.right[m], stop.number, stop.type);
       measure.parts = state.parts.map((): Measure => ({
         number: String(measureNumber),
         clefs: [],
