@@ -57,8 +57,12 @@ const READ: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'composer', 'l
 const METRONOME_NUMBER = /=\s*\d{2,3}\s*\)?$/;
 /** What a measure number reads as: one to four digits. */
 const MEASURE_NUMBER = /^\d{1,4}$/;
-/** What a movement's heading reads as: a number, roman or not, and its period, then perhaps its name ("I.", "II. Menuetto", "3. Finale"). */
-const MOVEMENT_HEADING = /^(?:[IVX]{1,4}|\d{1,2})\.(?:\s+\p{Lu}.*)?$/u;
+/**
+ * What a movement's heading reads as: a roman number and its period, then perhaps its name ("I.",
+ * "II. Menuetto"). An arabic number before a title numbers a song in its collection ("7. Rheinlegendchen"):
+ * that is the title.
+ */
+const MOVEMENT_HEADING = /^[IVX]{1,4}\.(?:\s+\p{Lu}.*)?$/u;
 /** Lines that read as a movement's heading are one, wherever they stand over a system. */
 const MAY_HEAD: ReadonlySet<TextKind> = new Set(['title', 'subtitle', 'heading', 'tempo']);
 /** What a rehearsal mark reads as: a letter or two, a number, or both ("A", "AA", "12", "A1"). */

@@ -107,6 +107,11 @@ interface Line extends TextBox {
   heights: number[];
 }
 
+/** No glyph is taller than this many spaces … */
+const TALLEST_GLYPH = 5;
+/** … but over the music, where a title's capitals may be (a "Q" with its tail, in a large font). */
+const TALLEST_TITLE_GLYPH = 10;
+
 /** Classes the model gives music, 1 by class index: a component mostly of these is not text. */
 const MUSIC_CLASSES = Uint8Array.from(SYMBOL_CLASSES, (name) => (['background', 'text', 'dynamics'].includes(name) ? 0 : 1));
 
@@ -124,6 +129,7 @@ export function findTextRegions(input: TextPageInput, components: InkComponents 
   const glyphs: Glyph[] = [];
   const marks: Glyph[] = [];
   const letters: Glyph[] = [];
+  const musicTop = Math.min(...staves.map((s) => Math.min(staffLineY(s, 0, s.x0), staffLineY(s, 0, s.x1))));
   boxes.forEach((box, label) => {
     if (label === 0) return;
     if (dynamic[label]) {
@@ -134,7 +140,8 @@ export function findTextRegions(input: TextPageInput, components: InkComponents 
     if (musical[label]) return;
     const w = box.x1 - box.x0;
     const h = box.y1 - box.y0;
-    if (h > space * 5 || (w > space * 8 && h > space * 0.5)) return; // slurs, hairpins, braces
+    // Slurs, hairpins and braces are tall or long; over the music, only the title's capitals are as tall.
+    if (h > space * (box.y1 < musicTop ? TALLEST_TITLE_GLYPH : TALLEST_GLYPH) || (w > space * 8 && h > space * 0.5)) return;
     if (h >= space * 0.6) glyphs.push({ label, ...box });
     else if (w * h >= 2 || w >= 2) marks.push({ label, ...box });
   });

@@ -112,3 +112,32 @@ describe('footers', () => {
     expect(kinds(200, bottomLine + 5 * SPACE)).not.toContain('other');
   });
 });
+
+describe('the title block on a drawn page', () => {
+  /** A title of letters 3 spaces tall with a capital 5.5 spaces tall among them (a "Q" and its tail), centred over the staff. */
+  const title = (fill: (x0: number, y0: number, x1: number, y1: number) => void) => {
+    for (let k = 0; k < 6; k++) fill(400 + k * 30, 5, 424 + k * 30, 41);
+    fill(580, 5, 610, 71);
+  };
+
+  it('keeps a title capital taller than any glyph among the staves in its line', () => {
+    const input = { ...page(title), page: 0 };
+    const lines = findTextRegions(input).lines.filter((l) => l.kind === 'title');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.glyphs).toHaveLength(7);
+    expect(lines[0]!.x1).toBe(610);
+  });
+
+  it('picks the title by its tall letters: a line mostly of small letters over a heading in capitals', () => {
+    const input = page((fill) => {
+      // Four small letters and two tall ones (1.7 and 2.3 spaces tall), then under them a lone capital 2 spaces tall.
+      for (let k = 0; k < 4; k++) fill(400 + k * 30, 10, 424 + k * 30, 30);
+      fill(520, 2, 544, 30);
+      fill(550, 2, 574, 30);
+      fill(480, 36, 500, 60);
+    });
+    const lines = findTextRegions({ ...input, page: 0 }).lines;
+    expect(lines.find((l) => l.kind === 'title')).toMatchObject({ x0: 400, y0: 2 });
+    expect(lines.find((l) => l.kind === 'subtitle')).toMatchObject({ x0: 480, y0: 36 });
+  });
+});
