@@ -30,6 +30,8 @@ export interface Stroke extends Box {
   beamGroup?: number;
   /** Small heads: a grace note (takes no time). */
   grace: boolean;
+  /** A slash through a lone grace note's stem: an acciaccatura. */
+  slash?: boolean;
   /** Tremolo strokes across the stem (a single-note tremolo); absent where there are none. */
   tremolo?: number;
   /** An arpeggio sign stands before the chord (it is rolled). */
@@ -183,6 +185,10 @@ function markArpeggios(chords: readonly Stroke[], sight: PageSight): void {
  * values: a notehead is about 1.2 spaces wide and 1 tall, a stem starts at a head's edge, beams and
  * flags hang from its free end, dots stand about a space after the heads.
  */
+/** A slash read within this many spaces of a grace note's stem (its head's right edge) crosses it … */
+const SLASH_AT_STEM = 0.5;
+/** … no higher than this many spaces over the head's middle. */
+const SLASH_RISE = 2.5;
 /** A head and a stem touch when the stem stands within this of the head's left or right edge … */
 const STEM_SIDE_REACH = 0.4;
 /** … and its extent reaches within this of the head's centre, up or down. */
@@ -354,6 +360,11 @@ function strokeFromStem(stem: Stem, heads: Head[], symbols: SymbolsSeen, sight: 
 
 function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefined, beams: number, hooks: number, symbols: SymbolsSeen, space: number): Stroke {
   const sorted = [...heads].sort((a, b) => b.position - a.position);
+  const grace = heads.every((h) => h.small);
+  // An acciaccatura: a lone grace note whose up-stem a slash crosses over its head. The slash hides its
+  // stem and flag from the model at times: it is an eighth, stem up.
+  const slash = grace && !beams && up !== false && heads.length === 1 && slashOver(heads[0]!, symbols, space);
+  if (slash) [up, hooks] = [true, Math.max(1, hooks)];
   const x0 = Math.min(...heads.map((h) => h.x0), stem?.x ?? Infinity);
   const x1 = Math.max(...heads.map((h) => h.x1), stem?.x ?? -Infinity);
   const y0 = Math.min(...heads.map((h) => h.y0), stem?.y0 ?? Infinity);
@@ -370,7 +381,8 @@ function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefin
     up,
     beams,
     hooks,
-    grace: heads.every((h) => h.small),
+    grace,
+    ...(slash ? { slash } : {}),
     dots: dotsAfter(dotsFrom, heads, symbols, space),
     x: heads.reduce((s, h) => s + h.x, 0) / heads.length,
     x0,
@@ -379,6 +391,11 @@ function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefin
     y1,
     confidence,
   };
+}
+
+/** Whether a slash read in the ink crosses the up-stem of this head, over it. */
+function slashOver(head: Head, symbols: SymbolsSeen, space: number): boolean {
+  return symbols.graceSlashes.some((s) => s.staff === head.staff && Math.abs(s.x - head.x1) <= space * SLASH_AT_STEM && s.y < head.y && s.y > head.y - space * SLASH_RISE);
 }
 
 /**

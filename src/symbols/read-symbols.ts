@@ -10,6 +10,7 @@
 import type { BinaryImage } from '../preparation/binarize.js';
 import type { Staff } from '../staves/detect-staves.js';
 import { barlineStrokes } from './barline-ink.js';
+import { readGraceSlashes } from './grace-slashes.js';
 import { readVoltas, type VoltaSymbol } from './voltas.js';
 import { readCurves, type Curve } from './curves.js';
 import { headsNear } from './heads-near.js';
@@ -120,6 +121,8 @@ export interface PageSymbols {
   hairpins: Hairpin[];
   /** Volta brackets over the staves (read in the ink: none without it). */
   voltas: VoltaSymbol[];
+  /** Slashes through small heads' stems, at the stem (acciaccaturas; read in the ink: none without it). */
+  graceSlashes: Mark[];
   /**
    * Braces at the left of systems (a grand staff): anything brace-or-bracket
    * shaped short enough for two staves, and taller ones that curve like a brace.
@@ -356,7 +359,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const hairpins = readHairpins(map, staves, space, ink, headPaint);
   // A hairpin the model painted partly as a slur and partly as text is read as a hairpin, not a slur too.
   const curves = readCurves(map, staves, space, headPaint).filter((c) => !hairpins.some((h) => insideHairpin(c, h, space)));
-  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: measuredBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, voltas: ink ? readVoltas(ink, staves, space) : [], braces, map };
+  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: measuredBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, voltas: ink ? readVoltas(ink, staves, space) : [], graceSlashes: ink ? readGraceSlashes(ink, heads, space) : [], braces, map };
 }
 
 /** Brace parts one above the other join across a gap of less than this many spaces … */

@@ -9,7 +9,7 @@ import { sightOf } from '../support/page-sight.js';
 const SPACE = 12;
 
 function symbols(heads: Head[], stems: Stem[]): SymbolsSeen {
-  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], curves: [], articulations: [], hairpins: [], voltas: [], braces: [] };
+  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], curves: [], articulations: [], hairpins: [], voltas: [], graceSlashes: [], braces: [] };
 }
 
 /** Strokes of the symbols over a class map (blank: no beams anywhere). */
@@ -22,6 +22,18 @@ const stem = (x: number, y0: number, y1: number): Stem => ({ x, x0: x - 1, x1: x
 const chords = (items: ReturnType<typeof buildStrokes>) => items.filter((i): i is Stroke => i.kind === 'chord').sort((a, b) => Number(a.up) - Number(b.up));
 
 describe('buildStrokes', () => {
+  it('reads a lone small head with a slash over it, its stem seen or not, as an acciaccatura: an eighth, stem up', () => {
+    const grace = { ...head(100, 130, 2), small: true };
+    const slash = { x: 106, y: 116, x0: 96, y0: 112, x1: 107, y1: 120, staff: 0, confidence: 1 };
+    for (const stems of [[stem(107, 100, 130)], []]) {
+      const [item] = chords(strokes({ ...symbols([grace], stems), graceSlashes: [slash] }));
+      expect([item!.grace, item!.slash, item!.up, item!.hooks]).toEqual([true, true, true, 1]);
+    }
+    // Without the slash, or on a full-size head, no acciaccatura.
+    expect(chords(strokes(symbols([grace], [stem(107, 100, 130)])))[0]!.slash).toBeUndefined();
+    expect(chords(strokes({ ...symbols([head(100, 130, 2)], [stem(107, 100, 130)]), graceSlashes: [slash] }))[0]!.slash).toBeUndefined();
+  });
+
   it('gives a head with an up-stem on its right and a down-stem on its left to both voices', () => {
     const h = head(100, 130, 2);
     const items = chords(strokes(symbols([h], [stem(107, 88, 130), stem(93, 130, 172)])));

@@ -119,7 +119,7 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
     };
   });
   const event: NoteEvent = { kind: 'note', ...timing, notes, lyrics: [] };
-  if (item.grace) event.grace = { slash: false };
+  if (item.grace) event.grace = { slash: !!source.slash };
   if (item.cue) event.cue = true;
   if (source.up !== undefined) event.stem = source.up ? 'up' : 'down';
   // A measured tremolo stays as written: the note with its strokes (MIDI plays the note once).
