@@ -58,6 +58,8 @@ const TIE_MAX_BOW = 1.2;
 const TIE_REACH = 1.2;
 /** A tie's end may stand over or under its head (engravers draw ties of stemless notes so), up to this many spaces past the head's centre. */
 const TIE_OVERLAP = 0.6;
+/** A tie and the slur it runs into, read as one arc, bow at most this many spaces (a slur over their notes bows more). */
+const MERGED_MAX_BOW = 0.35;
 /** Strokes this many spaces apart or less stand at one place (a chord split between two voices). */
 const SAME_PLACE = 0.3;
 
@@ -94,7 +96,7 @@ export function linkCurves(curves: readonly Curve[], strokes: readonly Stroke[],
     const link: CurveLink = { curve, ...(from ? { from } : {}), ...(to ? { to } : {}) };
     const tie = tieHeads(curve, from, to, strokes, space);
     if (tie) link.tie = tie;
-    links.push(link);
+    links.push(...(tie ? [link] : tieIntoSlur(link, strokes, space) ?? [link]));
   }
   return links;
 }
@@ -174,6 +176,40 @@ function nearestStroke(end: { x: number; y: number }, strokes: readonly Stroke[]
     }
   }
   return best;
+}
+
+/**
+ * A tie running into a slur that leaves the tied-to note where the tie reaches it, read as one flat arc (their
+ * ink meets under or over that note): a curve linked as a slur from a stroke whose next stroke on the staff
+ * has a head at the same position, the curve level with both heads, is a tie to that stroke and a slur on from
+ * it. A slur over a repeated note bows clear of it; this arc barely bows, its middle where the two meet.
+ * Undefined where the curve is no such pair.
+ */
+function tieIntoSlur(link: CurveLink, strokes: readonly Stroke[], space: number): CurveLink[] | undefined {
+  const { curve, from, to } = link;
+  if (!from || !to || from.staff !== to.staff || curve.bow > space * MERGED_MAX_BOW) return undefined;
+  const next = strokes
+    .filter((s) => s.staff === from.staff && !s.grace && s.x > from.x + space * SAME_PLACE && s.x < to.x - space * SAME_PLACE)
+    .sort((a, b) => a.x - b.x)[0];
+  if (!next || oneBeam(from, next)) return undefined;
+  const level = (head: Head, y: number) => Math.abs(head.y - y) <= space * TIE_LEVEL;
+  const pair = from.heads
+    .filter((a) => level(a, curve.start.y))
+    .flatMap((a) => next.heads.filter((b) => b.position === a.position && level(b, curveY(curve, b.x))).map((b) => [a, b] as const))[0];
+  if (!pair) return undefined;
+  const [a, b] = pair;
+  const tieCurve: Curve = { ...curve, end: { x: b.x0, y: curveY(curve, b.x0) }, x1: b.x0 };
+  const slurCurve: Curve = { ...curve, start: { x: b.x1, y: curveY(curve, b.x1) }, x0: b.x1 };
+  return [
+    { curve: tieCurve, from, to: next, tie: { from: a, to: b } },
+    { curve: slurCurve, from: next, to },
+  ];
+}
+
+/** The curve's height at x: the line between its ends, bowed by its bow at the middle (a parabola). */
+function curveY(curve: Curve, x: number): number {
+  const t = Math.min(1, Math.max(0, (x - curve.start.x) / Math.max(1, curve.end.x - curve.start.x)));
+  return curve.start.y + (curve.end.y - curve.start.y) * t + (curve.over ? -1 : 1) * 4 * curve.bow * t * (1 - t);
 }
 
 /**

@@ -101,6 +101,21 @@ describe('ties and slurs', () => {
     expect(event(a).notes[0]!.tieStart).toBeUndefined();
   });
 
+  it('read a flat arc from a note through the next one of its pitch and on as a tie into a slur, but a bowed one over them as one slur', () => {
+    // F4 tied to F4, which a slur leaves for A4: the two arcs meet under the second F, read as one barely bowed curve.
+    const [a, m, b] = [stroke(200, 7), stroke(240, 7), stroke(280, 5)];
+    const merged = linkCurves([curve(204, yOf(7) + 10, 276, yOf(5) + 10, 0.2)], [a, m, b], SPACE);
+    expect(merged.map((l) => [l.from, l.to, !!l.tie])).toEqual([[a, m, true], [m, b, false]]);
+    const { lookup, event } = place([a, m, b], [F4, F4, A4]);
+    new TiesAndSlurs(lookup).system(merged);
+    expect([event(a).notes[0]!.tieStart, event(m).notes[0]!.tieStop]).toEqual([true, true]);
+    expect(event(m).slurs).toEqual([{ type: 'start', number: 1, placement: 'below' }]);
+    expect(event(b).slurs).toEqual([{ type: 'stop', number: 1 }]);
+    // Bowing a space under the middle note, it is one slur over all three.
+    const slur = linkCurves([curve(204, yOf(7) + 10, 276, yOf(5) + 10, 1)], [a, m, b], SPACE);
+    expect(slur.map((l) => [l.from, l.to, !!l.tie])).toEqual([[a, b, false]]);
+  });
+
   it('link a slur whose ends the model cut short to the notes a little further off; a flat stroke as short stays unlinked', () => {
     const [a, m, b] = [stroke(200, 5), stroke(260, 3), stroke(320, 5)];
     // Both ends 1.4 spaces clear of their notes' heads: past an end's usual reach.
