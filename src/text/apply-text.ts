@@ -24,8 +24,9 @@ import { toPreparedPoint, toSourcePoint, type PageTransform } from '../reading/p
 import { staffLineY } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { assignSyllables, splitSyllables, syllableCuts, type NoteSlot } from './lyrics.js';
+import type { OcrWord } from './ocr.js';
 import type { PageText, ReadLine } from './page-text.js';
-import { correctMusicWords } from './music-words.js';
+import { correctMusicWords, exactMusicWord } from './music-words.js';
 import type { Beat, BeatUnit } from './metronome-glyph.js';
 
 /** Syllables part where letters stand further apart than this share of the letter height. */
@@ -400,11 +401,20 @@ function directionStaff(page: PageText, line: ReadLine, words: string | undefine
  */
 const DIRECTION_WORD_GAP = 4;
 
-/** A line of words as the directions it holds: one per run of words that no wide gap parts, and one per dynamic at a run's ends. */
+/** Fewest letters a word alone on its line has to read as a dynamic (a lone letter is as often a misread mark). */
+const LONE_DYNAMIC_LETTERS = 2;
+
+/**
+ * A line of words as the directions it holds: one per run of words that no wide gap parts, and one per
+ * dynamic at a run's ends, printed apart ("p sehr ausdrucksvoll", "cresc. sf") or run into the word after
+ * it ("ppcresc."). A line the dynamics model left to the OCR is split so too where it spells no dynamic
+ * whole ("mf dim."); a word of two letters or more alone on its line that spells one is one ("rf").
+ */
 function directionsOf(line: ReadLine): ReadLine[] {
-  if (line.kind !== 'expression' && line.kind !== 'tempo') return [line];
+  if (line.kind !== 'expression' && line.kind !== 'tempo' && line.kind !== 'dynamics') return [line];
+  if (line.kind === 'dynamics' && readDynamic(line.text)) return [line];
   const runs: ReadLine['words'][] = [];
-  for (const word of [...line.words].sort((a, b) => a.x0 - b.x0)) {
+  for (const word of [...line.words].sort((a, b) => a.x0 - b.x0).flatMap(gluedDynamic)) {
     const run = runs[runs.length - 1];
     if (run && word.x0 - Math.max(...run.map((w) => w.x1)) <= line.size * DIRECTION_WORD_GAP) run.push(word);
     else runs.push([word]);
@@ -415,13 +425,36 @@ function directionsOf(line: ReadLine): ReadLine[] {
     return { ...line, kind, x0, x1, words, text: words.map((w) => w.text).join(' '), spans: line.spans.filter(([a, b]) => b > x0 && a < x1) };
   };
   return runs.flatMap((words) => {
-    // A dynamic printed before or after the words of a direction ("p sehr ausdrucksvoll", "cresc. sf") is a direction of its own.
+    if (words.length === 1 && letterCount(words[0]!.text) >= LONE_DYNAMIC_LETTERS && readDynamic(words[0]!.text)) return [part(words, 'dynamics')];
     const lead = words.length > 1 && readDynamic(words[0]!.text) ? 1 : 0;
     const tail = words.length > 1 && readDynamic(words[words.length - 1]!.text) ? 1 : 0;
     if (!lead && !tail) return [runs.length > 1 ? part(words) : line];
     const middle = words.slice(lead, words.length - tail);
     return [...(lead ? [part(words.slice(0, 1), 'dynamics')] : []), ...(middle.length ? [part(middle)] : []), ...(tail ? [part(words.slice(-1), 'dynamics')] : [])];
   });
+}
+
+function letterCount(text: string): number {
+  return text.replace(/[^\p{L}]/gu, '').length;
+}
+
+/**
+ * A word read with a dynamic run into its start ("ppcresc.", "fdim."), as the dynamic and the word: where the
+ * letters after a dynamic's are a performance word of the lexicon, letter for letter. Each keeps its letters' extent.
+ */
+function gluedDynamic(word: OcrWord): OcrWord[] {
+  const text = word.text;
+  for (let cut = Math.min(4, text.length - 3); cut >= 1; cut--) {
+    const [head, rest] = [text.slice(0, cut), text.slice(cut)];
+    if (!readDynamic(head) || head !== head.toLowerCase() || !exactMusicWord(rest)) continue;
+    const split = word.symbols.length === text.length ? word.symbols[cut]!.x0 : word.x0 + ((word.x1 - word.x0) * cut) / text.length;
+    const symbols = (from: number, to: number) => word.symbols.slice(from, to);
+    return [
+      { ...word, text: head, x1: split, symbols: symbols(0, cut) },
+      { ...word, text: rest, x0: split, symbols: symbols(cut, text.length) },
+    ];
+  }
+  return [word];
 }
 
 /** Lines that become directions: words, dynamics, rehearsal and pedal marks. */

@@ -40,6 +40,12 @@ export function musicWordsOnly(text: string): boolean {
   return words.length >= 2 || words.every((w, k) => /\p{L}\./u.test(w) && ABBREVIATED.has(letters[k]!));
 }
 
+/** Whether a token is a performance word of the lexicon, letter for letter ("cresc.", "dim.", "dolce"), of three letters or more. */
+export function exactMusicWord(token: string): boolean {
+  const letters = letterOnly(token);
+  return letters.length >= 3 && KNOWN.has(letters);
+}
+
 /**
  * The words of a direction with each misread word corrected to the performance word it is one letter off,
  * an abbreviation's lost period put back, and the dashes or line that continue the words dropped.

@@ -48,6 +48,29 @@ describe('directions from the dynamics pixels', () => {
     expect(s.parts[0]!.measures[0]!.directions[0]!.dynamics).toBeUndefined();
   });
 
+  it('splits a dynamic off the words the OCR read with it, printed apart or run together', () => {
+    const s = score();
+    const box = { x0: 196, y0: 172, x1: 260, y1: 184 };
+    const word = (text: string, x0: number, x1: number) => ({ text, confidence: 90, x0, y0: 172, x1, y1: 184, symbols: [...text].map((c, k) => ({ text: c, x0: x0 + ((x1 - x0) * k) / text.length, x1: x0 + ((x1 - x0) * (k + 1)) / text.length })) });
+    const apart: ReadLine = { ...markLine('mf dim.'), ...box, words: [word('mf', 196, 212), word('dim.', 220, 260)] };
+    applyText(s, [page([apart])]);
+    expect(s.parts[0]!.measures[0]!.directions.map((d) => [d.dynamics, d.words])).toEqual([['mf', undefined], [undefined, 'dim.']]);
+    const glued = score();
+    const run: ReadLine = { ...markLine('ppcresc.'), kind: 'expression', ...box, words: [word('ppcresc.', 196, 260)] };
+    applyText(glued, [page([run])]);
+    expect(glued.parts[0]!.measures[0]!.directions.map((d) => [d.dynamics, d.words])).toEqual([['pp', undefined], [undefined, 'cresc.']]);
+    // A word of the lexicon that starts with a dynamic's letter stays whole.
+    const pizz = score();
+    applyText(pizz, [page([{ ...run, text: 'pizz.', words: [word('pizz.', 196, 240)] }])]);
+    expect(pizz.parts[0]!.measures[0]!.directions.map((d) => [d.dynamics, d.words])).toEqual([[undefined, 'pizz.']]);
+  });
+
+  it('takes a word of two letters alone among the words that spells a dynamic for one', () => {
+    const s = score();
+    applyText(s, [page([{ ...markLine('rf'), kind: 'expression' }])]);
+    expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ dynamics: 'rf' }]);
+  });
+
   it('leaves out a mark misread as two letters', () => {
     const s = score();
     applyText(s, [page([markLine('If')])]);
