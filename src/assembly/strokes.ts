@@ -185,10 +185,6 @@ function markArpeggios(chords: readonly Stroke[], sight: PageSight): void {
  * values: a notehead is about 1.2 spaces wide and 1 tall, a stem starts at a head's edge, beams and
  * flags hang from its free end, dots stand about a space after the heads.
  */
-/** A slash read within this many spaces of a grace note's stem (its head's right edge) crosses it … */
-const SLASH_AT_STEM = 0.5;
-/** … no higher than this many spaces over the head's middle. */
-const SLASH_RISE = 2.5;
 /** A head and a stem touch when the stem stands within this of the head's left or right edge … */
 const STEM_SIDE_REACH = 0.4;
 /** … and its extent reaches within this of the head's centre, up or down. */
@@ -392,6 +388,11 @@ function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefin
     confidence,
   };
 }
+
+/** A slash read within this many spaces of a grace note's stem (its head's right edge) crosses it … */
+const SLASH_AT_STEM = 0.5;
+/** … no higher than this many spaces over the head's middle. */
+const SLASH_RISE = 2.5;
 
 /** Whether a slash read in the ink crosses the up-stem of this head, over it. */
 function slashOver(head: Head, symbols: SymbolsSeen, space: number): boolean {

@@ -14,8 +14,8 @@ import { timeSignatureLength } from '../../score/timeline.js';
 import { beamedEighthThrees, beamSpans, voiceDuration } from '../measure-repair.js';
 import type { PlacedItem } from '../voice-timing.js';
 import type { SystemReading } from '../read-page.js';
-import { inferTimeSignature, settleTimes } from '../time-signature.js';
-import { readingAt, type ScorePass } from './reading-state.js';
+import { inferTimeSignature, settleTimes, type BeamedVoice } from '../time-signature.js';
+import { readingAt, type ReadingState, type ScorePass } from './reading-state.js';
 
 /** A time signature counts for a measure from this many spaces before its left barline. */
 const TIME_BEFORE_BARLINE = 1;
@@ -41,27 +41,8 @@ export const timePass: ScorePass = {
       }),
       measureLengths,
     );
-    // Where the page prints triplets of eighths, its beamed threes of eighths are triplets, marked or not (the
-    // marks are read into them later, by the timing pass): each lasts a quarter, not the dotted quarter it
-    // is written as, and the threes are no compound metre.
-    const threes = state.measures.map((measure) =>
-      [...measure.staves.entries()].map(([s, sm]) => {
-        const reading = readingAt(state, measure, s);
-        const marks = reading ? reading.tuplets.filter((x) => x >= measure.left && x < measure.right) : [];
-        return sm.voices.map((voice) => beamedEighthThrees(voice, marks, state.systems[measure.system]!.space));
-      }),
-    );
-    const tripletsPrinted = threes.flat(2).reduce((n, t) => n + t.marked, 0) >= MIN_PRINTED_TRIPLETS;
-    const inferenceLengths = tripletsPrinted
-      ? state.measures.map((measure, m) =>
-          [...measure.staves.values()].flatMap((sm, k) => {
-            const [voice, counted] = [sm.voices[0], threes[m]![k]![0]];
-            return voice && counted ? measureLengthOf(voice).map((length) => sub(length, frac(counted.marked + counted.unmarked, 2))) : [];
-          }),
-        )
-      : measureLengths;
-    const beamed = tripletsPrinted ? [] : state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.map((voice) => ({ length: voiceDuration(voice), groups: beamGroupLengths(voice) }))));
-    const inferred = inferTimeSignature(inferenceLengths.flat(), beamed) ?? { ...DEFAULT_TIME };
+    const { lengths, beamed } = inferenceEvidence(state, measureLengths);
+    const inferred = inferTimeSignature(lengths, beamed) ?? { ...DEFAULT_TIME };
     let time: TimeSignature | undefined;
     state.measures.forEach((measure, i) => {
       const printed = settledTimes[i];
@@ -74,6 +55,33 @@ export const timePass: ScorePass = {
     });
   },
 };
+
+/**
+ * What the metre is inferred from where none is printed: the first voices' lengths (`measureLengths`), and
+ * every voice's length and beamed groups. Where the page prints triplets of eighths, its beamed threes of
+ * eighths are triplets, marked or not (the marks are read into them later, by the timing pass): each lasts a
+ * quarter, not the dotted quarter it is written as, and the threes are no compound metre.
+ */
+function inferenceEvidence(state: ReadingState, measureLengths: readonly Fraction[][]): { lengths: Fraction[]; beamed: BeamedVoice[] } {
+  const threes = state.measures.map((measure) =>
+    [...measure.staves.entries()].map(([s, sm]) => {
+      const reading = readingAt(state, measure, s);
+      const marks = reading ? reading.tuplets.filter((x) => x >= measure.left && x < measure.right) : [];
+      return sm.voices.map((voice) => beamedEighthThrees(voice, marks, state.systems[measure.system]!.space));
+    }),
+  );
+  if (threes.flat(2).reduce((n, t) => n + t.marked, 0) < MIN_PRINTED_TRIPLETS) {
+    const beamed = state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.map((voice) => ({ length: voiceDuration(voice), groups: beamGroupLengths(voice) }))));
+    return { lengths: measureLengths.flat(), beamed };
+  }
+  const lengths = state.measures.flatMap((measure, m) =>
+    [...measure.staves.values()].flatMap((sm, k) => {
+      const [voice, counted] = [sm.voices[0], threes[m]![k]![0]];
+      return voice && counted ? measureLengthOf(voice).map((length) => sub(length, frac(counted.marked + counted.unmarked, 2))) : [];
+    }),
+  );
+  return { lengths, beamed: [] };
+}
 
 /** A first voice's written length, as evidence of its measure's: none for a rest alone. */
 function measureLengthOf(voice: readonly PlacedItem[]): Fraction[] {
