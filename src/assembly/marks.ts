@@ -18,6 +18,8 @@ const FERMATA_REACH_ACROSS = 1.5;
 const MARK_REACH_UP_DOWN = 3;
 const FERMATA_REACH_UP_DOWN = 6;
 
+/** Choosing the note of a mark that stands off it, standing under the note counts as this many spaces further. */
+const FAR_MARK_UNDER_COST = 3;
 /** Marks that stand off their note, over the staff as often as not. */
 const FAR_MARKS = new Set<MarkKind>(['fermata', 'trill-mark', 'mordent', 'inverted-mordent', 'turn', 'up-bow', 'down-bow']);
 
@@ -37,13 +39,16 @@ export function attachArticulations(marks: readonly ArticulationMark[], strokes:
     let best: Stroke | undefined;
     let bestGap = Infinity;
     for (const stroke of strokes) {
-      if (stroke.staff !== mark.staff || stroke.grace) continue;
+      // A mark that stands off its note may stand nearer the staff over its own (a trill over a low note).
+      if (stroke.grace || (stroke.staff !== mark.staff && !(fermata && stroke.staff === mark.staff + 1 && mark.y < stroke.y0))) continue;
       const centre = (Math.min(...stroke.heads.map((h) => h.x0)) + Math.max(...stroke.heads.map((h) => h.x1))) / 2;
       if (Math.abs(mark.x - centre) > space * (fermata ? FERMATA_REACH_ACROSS : MARK_REACH_ACROSS)) continue;
       // Outside the stroke, above or below it; a mark inside the stroke's box is not its articulation.
       const gap = mark.y < stroke.y0 ? stroke.y0 - mark.y1 : mark.y > stroke.y1 ? mark.y0 - stroke.y1 : Infinity;
       if (gap > space * (fermata ? FERMATA_REACH_UP_DOWN : MARK_REACH_UP_DOWN)) continue;
-      const score = Math.max(0, gap) + Math.abs(mark.x - centre);
+      // Such a mark stands over its note far more often than under it.
+      const under = fermata && mark.y > stroke.y1 ? space * FAR_MARK_UNDER_COST : 0;
+      const score = Math.max(0, gap) + Math.abs(mark.x - centre) + under;
       if (score < bestGap) {
         bestGap = score;
         best = stroke;

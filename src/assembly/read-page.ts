@@ -87,6 +87,10 @@ const TIME_SPLIT_BEFORE = 0.8;
 
 export async function readPage({ page, transform, space, staves, systems, symbols, sight }: PageReading): Promise<SystemReading[]> {
   const items = buildStrokes(symbols, sight, space);
+  // Marks go to the page's strokes all at once: one standing off its note may stand nearer the staff over its
+  // own, that of the system above included.
+  const chords = items.filter((i): i is Stroke => i.kind === 'chord' && i.x > staves[i.staff]!.x0 - space);
+  const marks = attachArticulations(symbols.articulations, chords, space);
   return Promise.all(systems.map(async (system) => {
     const measures = systemMeasures(system.staves, staves, symbols.barlines, symbols.repeatDots, space, sight, symbols.heads);
     const inner = measures.bounds.slice(1, -1);
@@ -101,7 +105,7 @@ export async function readPage({ page, transform, space, staves, systems, symbol
         items: mine,
         multiRests: await multiRestCounts(symbols.rests.filter((r) => r.staff === index && (r.kind === 'multi' || r.kind === 'whole')), staff, index, sight),
         tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index && plausibleTuplet(t, space)).map((t) => t.x), space),
-        articulations: attachArticulations(symbols.articulations.filter((a) => a.staff === index), mine.filter((i): i is Stroke => i.kind === 'chord'), space),
+        articulations: new Map([...marks].filter(([stroke]) => stroke.staff === index)),
         hairpins: symbols.hairpins.filter((h) => h.staff === index),
         accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), inner, space),
       };

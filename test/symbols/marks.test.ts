@@ -143,6 +143,17 @@ describe('articulation and hairpin shapes', () => {
     expect(attachArticulations([far('up-bow'), far('trill-mark')], [downStroke], SPACE).get(downStroke)).toEqual(['up-bow', 'trill-mark']);
   });
 
+  it("give a trill between two staves to the note of the staff under it, nearer the staff over it though it stands", () => {
+    // Staff 0's down-stroke (head at 156, stem to 198); staff 1's up-stroke 140 lower (stem from 224 to its head at 266).
+    const lower: Stroke = { ...upStroke, staff: 1, heads: [{ ...upStroke.heads[0]!, staff: 1, y0: 260, y1: 272, y: 266 }], y0: 224, y1: 272 };
+    const between = (kind: 'staccato' | 'trill-mark') => ({ kind, x0: 94, x1: 106, y0: 204, y1: 214, x: 100, y: 209, staff: 0, confidence: 1, probability: 1 });
+    const trill = attachArticulations([between('trill-mark')], [downStroke, lower], SPACE);
+    expect([trill.get(lower), trill.has(downStroke)]).toEqual([['trill-mark'], false]);
+    // An articulation there is its own staff's note's, under it.
+    const staccato = attachArticulations([between('staccato')], [downStroke, lower], SPACE);
+    expect([staccato.get(downStroke), staccato.has(lower)]).toEqual([['staccato'], false]);
+  });
+
   it('write an ornament the mark model is sure of, and leave out one it is not', () => {
     const trill = (probability: number) => ({ kind: 'trill-mark' as const, x0: 94, x1: 106, y0: 92, y1: 102, x: 100, y: 97, staff: 0, confidence: probability, probability });
     expect(attachArticulations([trill(0.99)], [downStroke], SPACE).get(downStroke)).toEqual(['trill-mark']);
