@@ -434,6 +434,17 @@ function directionsOf(line: ReadLine): ReadLine[] {
   });
 }
 
+/** The fewest letters one of a direction's words has (a trill's wavy line, a hairpin's end read as "vv", "nn", "rm" has fewer in each). */
+const DIRECTION_WORD_LETTERS = 3;
+
+/**
+ * Words read off ink that is no text: none of them three letters long or more, and none abbreviated with a
+ * period ("m.v.").
+ */
+function letterNoise(words: string): boolean {
+  return words.split(/\s+/).every((w) => letterCount(w) < DIRECTION_WORD_LETTERS && !/\p{L}\./u.test(w));
+}
+
 function letterCount(text: string): number {
   return text.replace(/[^\p{L}]/gu, '').length;
 }
@@ -477,7 +488,7 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     // Italic words among the dynamics pixels ("cresc.", "dim.") are expression words.
     const read = rehearsal || pedal ? {} : line.kind !== 'dynamics' ? readTempoText(line.text, line.beat) : dynamics ? {} : { words: readMarkWords(line.text) };
     const { metronome } = read;
-    const words = read.words && correctMusicWords(read.words);
+    const words = read.words && !letterNoise(read.words) ? correctMusicWords(read.words) : undefined;
     const jump = words ? jumpOf(words) : undefined;
     if (!dynamics && !words && !metronome && !rehearsal && !pedal) continue;
     const at = directionStaff(page, line, words);

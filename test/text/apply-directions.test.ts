@@ -65,6 +65,16 @@ describe('directions from the dynamics pixels', () => {
     expect(pizz.parts[0]!.measures[0]!.directions.map((d) => [d.dynamics, d.words])).toEqual([[undefined, 'pizz.']]);
   });
 
+  it('drops words with no word of three letters (a wavy line read as "vv"), and keeps "a tempo" and "ten."', () => {
+    const read = (text: string) => {
+      const s = score();
+      applyText(s, [page([{ ...markLine(text), kind: 'expression' }])]);
+      return s.parts[0]!.measures[0]!.directions.map((d) => d.words);
+    };
+    expect([read('vv'), read('so rm')]).toEqual([[], []]);
+    expect([read('a tempo'), read('ten.')]).toEqual([['a tempo'], ['ten.']]);
+  });
+
   it('takes a word of two letters alone among the words that spells a dynamic for one', () => {
     const s = score();
     applyText(s, [page([{ ...markLine('rf'), kind: 'expression' }])]);
