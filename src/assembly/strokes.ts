@@ -149,7 +149,7 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
       strokes.push(strokeFromStem(stem, group, symbols, sight, space));
       continue;
     }
-    const stroke = makeStroke(group, undefined, undefined, 0, 0, symbols, space);
+    const stroke = makeStroke(group, undefined, undefined, 0, graceFlags(group, symbols, space), symbols, space);
     strokes.push(withTremolo(stroke, wholeNoteTremolo(group, symbols.rests.filter((r) => r.staff === stroke.staff), sight, space)));
   }
   const rests = symbols.rests.map((rest): RestStroke => {
@@ -389,6 +389,8 @@ function makeStroke(heads: Head[], stem: Stem | undefined, up: boolean | undefin
   };
 }
 
+/** A grace note's stem reaches at most this many spaces over its head's middle. */
+const GRACE_STEM_LENGTH = 3.5;
 /** A slash read within this many spaces of a grace note's stem (its head's right edge) crosses it … */
 const SLASH_AT_STEM = 0.5;
 /** … no higher than this many spaces over the head's middle. */
@@ -439,6 +441,23 @@ function stacks(heads: readonly Head[], space: number): Head[][] {
 }
 
 /** Flags on a stem's free end: the flag glyph's class says how many. */
+/**
+ * The flags of a lone grace note whose short stem the model did not paint as one: a flag hanging right of
+ * where its up-stem would stand, over the head. 0 for any other group. (The stem's direction is left
+ * unknown: the voices are found as before.)
+ */
+function graceFlags(group: readonly Head[], symbols: SymbolsSeen, space: number): number {
+  const [head] = group;
+  if (group.length !== 1 || !head!.small) return 0;
+  let count = 0;
+  for (const flag of symbols.flags) {
+    if (flag.staff !== head!.staff || flag.x0 < head!.x1 - space * FLAG_LEFT || flag.x0 > head!.x1 + space * FLAG_RIGHT) continue;
+    if (flag.y1 > head!.y || flag.y0 < head!.y - space * GRACE_STEM_LENGTH) continue;
+    count = Math.max(count, flag.count);
+  }
+  return count;
+}
+
 function flagsAt(symbols: SymbolsSeen, stem: Stem, tip: number, space: number): number {
   let count = 0;
   for (const flag of symbols.flags) {

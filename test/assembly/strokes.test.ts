@@ -22,6 +22,16 @@ const stem = (x: number, y0: number, y1: number): Stem => ({ x, x0: x - 1, x1: x
 const chords = (items: ReturnType<typeof buildStrokes>) => items.filter((i): i is Stroke => i.kind === 'chord').sort((a, b) => Number(a.up) - Number(b.up));
 
 describe('buildStrokes', () => {
+  it("gives a lone grace note whose stem went unseen the flags hanging over its head", () => {
+    const grace = { ...head(100, 130, 2), small: true };
+    const flag = (count: number, y0: number) => ({ x0: 106, x1: 114, y0, y1: y0 + 18, staff: 0, confidence: 1, count });
+    const [item] = chords(strokes({ ...symbols([grace], []), flags: [flag(2, 100)] }));
+    expect([item!.grace, item!.hooks]).toEqual([true, 2]);
+    // A flag far over it (another note's), or any flag by a full-size head, is not its own.
+    expect(chords(strokes({ ...symbols([grace], []), flags: [flag(2, 60)] }))[0]!.hooks).toBe(0);
+    expect(chords(strokes({ ...symbols([head(100, 130, 2)], []), flags: [flag(2, 100)] }))[0]!.hooks).toBe(0);
+  });
+
   it('reads a lone small head with a slash over it, its stem seen or not, as an acciaccatura: an eighth, stem up', () => {
     const grace = { ...head(100, 130, 2), small: true };
     const slash = { x: 106, y: 116, x0: 96, y0: 112, x1: 107, y1: 120, staff: 0, confidence: 1 };
