@@ -437,10 +437,7 @@ function directionsOf(line: ReadLine): ReadLine[] {
 /** The fewest letters one of a direction's words has (a trill's wavy line, a hairpin's end read as "vv", "nn", "rm" has fewer in each). */
 const DIRECTION_WORD_LETTERS = 3;
 
-/**
- * Words read off ink that is no text: none of them three letters long or more, and none abbreviated with a
- * period ("m.v.").
- */
+/** Words read off ink that is no text: none of them three letters long or more, nor a letter or two with a period. */
 function letterNoise(words: string): boolean {
   return words.split(/\s+/).every((w) => letterCount(w) < DIRECTION_WORD_LETTERS && !/\p{L}\./u.test(w));
 }
@@ -455,6 +452,7 @@ function letterCount(text: string): number {
  */
 function gluedDynamic(word: OcrWord): OcrWord[] {
   const text = word.text;
+  // The longest dynamics ("pppp", "sffz") have four letters; the word after one, three at least.
   for (let cut = Math.min(4, text.length - 3); cut >= 1; cut--) {
     const [head, rest] = [text.slice(0, cut), text.slice(cut)];
     if (!readDynamic(head) || head !== head.toLowerCase() || !exactMusicWord(rest)) continue;
