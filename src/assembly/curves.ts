@@ -109,14 +109,13 @@ export function linkCurves(curves: readonly Curve[], strokes: readonly Stroke[],
  */
 function tieByHeads(curve: Curve, strokes: readonly Stroke[], space: number): CurveLink | undefined {
   if (curve.bow > space * TIE_MAX_BOW) return undefined;
-  const level = (head: Head, y: number) => Math.abs(head.y - y) <= space * TIE_LEVEL;
   const starts: { head: Head; stroke: Stroke }[] = [];
   const ends: { head: Head; stroke: Stroke }[] = [];
   for (const stroke of strokes) {
     if (stroke.grace) continue;
     for (const head of stroke.heads) {
-      if (level(head, curve.start.y) && head.x <= curve.start.x + space * TIE_OVERLAP && curve.start.x - head.x1 <= space * TIE_REACH) starts.push({ head, stroke });
-      if (level(head, curve.end.y) && head.x >= curve.end.x - space * TIE_OVERLAP && head.x0 - curve.end.x <= space * TIE_REACH) ends.push({ head, stroke });
+      if (levelWith(head, curve.start.y, space) && head.x <= curve.start.x + space * TIE_OVERLAP && curve.start.x - head.x1 <= space * TIE_REACH) starts.push({ head, stroke });
+      if (levelWith(head, curve.end.y, space) && head.x >= curve.end.x - space * TIE_OVERLAP && head.x0 - curve.end.x <= space * TIE_REACH) ends.push({ head, stroke });
     }
   }
   let best: { cost: number; link: CurveLink } | undefined;
@@ -192,10 +191,9 @@ function tieIntoSlur(link: CurveLink, strokes: readonly Stroke[], space: number)
     .filter((s) => s.staff === from.staff && !s.grace && s.x > from.x + space * SAME_PLACE && s.x < to.x - space * SAME_PLACE)
     .sort((a, b) => a.x - b.x)[0];
   if (!next || oneBeam(from, next)) return undefined;
-  const level = (head: Head, y: number) => Math.abs(head.y - y) <= space * TIE_LEVEL;
   const pair = from.heads
-    .filter((a) => level(a, curve.start.y))
-    .flatMap((a) => next.heads.filter((b) => b.position === a.position && level(b, curveY(curve, b.x))).map((b) => [a, b] as const))[0];
+    .filter((a) => levelWith(a, curve.start.y, space))
+    .flatMap((a) => next.heads.filter((b) => b.position === a.position && levelWith(b, curveY(curve, b.x), space)).map((b) => [a, b] as const))[0];
   if (!pair) return undefined;
   const [a, b] = pair;
   const tieCurve: Curve = { ...curve, end: { x: b.x0, y: curveY(curve, b.x0) }, x1: b.x0 };
@@ -204,6 +202,11 @@ function tieIntoSlur(link: CurveLink, strokes: readonly Stroke[], space: number)
     { curve: tieCurve, from, to: next, tie: { from: a, to: b } },
     { curve: slurCurve, from: next, to },
   ];
+}
+
+/** Whether a tie's end at height y is level with the head: beside it, or just over or under it. */
+function levelWith(head: Head, y: number, space: number): boolean {
+  return Math.abs(head.y - y) <= space * TIE_LEVEL;
 }
 
 /** The curve's height at x: the line between its ends, bowed by its bow at the middle (a parabola). */
@@ -218,13 +221,12 @@ function curveY(curve: Curve, x: number): number {
  */
 function tieHeads(curve: Curve, from: Stroke | undefined, to: Stroke | undefined, strokes: readonly Stroke[], space: number): CurveLink['tie'] {
   if (curve.bow > space * TIE_MAX_BOW) return undefined;
-  const level = (head: Head, y: number) => Math.abs(head.y - y) <= space * TIE_LEVEL;
-  const nearest = (heads: readonly Head[], y: number) => heads.filter((h) => level(h, y)).sort((a, b) => Math.abs(a.y - y) - Math.abs(b.y - y))[0];
+  const nearest = (heads: readonly Head[], y: number) => heads.filter((h) => levelWith(h, y, space)).sort((a, b) => Math.abs(a.y - y) - Math.abs(b.y - y))[0];
   if (from && to) {
     if (from.staff !== to.staff) return undefined;
     const between = strokes.some((s) => s !== from && s !== to && s.staff === from.staff && !s.grace && s.up === from.up && s.x > from.x + space * 0.3 && s.x < to.x - space * 0.3);
     if (between || oneBeam(from, to)) return undefined;
-    const pairs = from.heads.flatMap((a) => to.heads.filter((b) => b.position === a.position && level(a, curve.start.y) && level(b, curve.end.y)).map((b) => [a, b] as const));
+    const pairs = from.heads.flatMap((a) => to.heads.filter((b) => b.position === a.position && levelWith(a, curve.start.y, space) && levelWith(b, curve.end.y, space)).map((b) => [a, b] as const));
     const pair = pairs.sort((p, q) => Math.abs(p[0].y - curve.start.y) - Math.abs(q[0].y - curve.start.y))[0];
     return pair ? { from: pair[0], to: pair[1] } : undefined;
   }

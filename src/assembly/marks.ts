@@ -33,15 +33,23 @@ const MIN_ORNAMENT_PROBABILITY = 0.98;
 /** The marks on each stroke (MusicXML names), in the order they stand outwards from the note. */
 export function attachArticulations(marks: readonly ArticulationMark[], strokes: readonly Stroke[], space: number): Map<Stroke, MarkKind[]> {
   const found = new Map<Stroke, { name: MarkKind; gap: number }[]>();
+  // Each staff's strokes, with the middle of their heads, in the order given.
+  const byStaff = new Map<number, { stroke: Stroke; centre: number }[]>();
+  for (const stroke of strokes) {
+    if (stroke.grace) continue;
+    const centre = (Math.min(...stroke.heads.map((h) => h.x0)) + Math.max(...stroke.heads.map((h) => h.x1))) / 2;
+    const own = byStaff.get(stroke.staff) ?? [];
+    own.push({ stroke, centre });
+    byStaff.set(stroke.staff, own);
+  }
   for (const mark of marks) {
     if (markFamily(mark.kind) === 'ornament' && mark.probability < MIN_ORNAMENT_PROBABILITY) continue;
     const fermata = FAR_MARKS.has(mark.kind);
+    // A mark that stands off its note may stand nearer the staff over its own (a trill over a low note).
+    const below = fermata ? (byStaff.get(mark.staff + 1) ?? []).filter(({ stroke }) => mark.y < stroke.y0) : [];
     let best: Stroke | undefined;
     let bestGap = Infinity;
-    for (const stroke of strokes) {
-      // A mark that stands off its note may stand nearer the staff over its own (a trill over a low note).
-      if (stroke.grace || (stroke.staff !== mark.staff && !(fermata && stroke.staff === mark.staff + 1 && mark.y < stroke.y0))) continue;
-      const centre = (Math.min(...stroke.heads.map((h) => h.x0)) + Math.max(...stroke.heads.map((h) => h.x1))) / 2;
+    for (const { stroke, centre } of [...(byStaff.get(mark.staff) ?? []), ...below]) {
       if (Math.abs(mark.x - centre) > space * (fermata ? FERMATA_REACH_ACROSS : MARK_REACH_ACROSS)) continue;
       // Outside the stroke, above or below it; a mark inside the stroke's box is not its articulation.
       const gap = mark.y < stroke.y0 ? stroke.y0 - mark.y1 : mark.y > stroke.y1 ? mark.y0 - stroke.y1 : Infinity;

@@ -24,7 +24,7 @@
 import { connectedComponents } from '../image/connected-components.js';
 import type { GrayImage } from '../image/gray.js';
 import type { BinaryImage } from '../preparation/binarize.js';
-import { median as medianOf } from '../reading/median.js';
+import { median as medianOf, quantile } from '../reading/median.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import type { StaffSystem } from '../staves/systems.js';
@@ -530,11 +530,6 @@ function median(values: readonly number[]): number {
   return medianOf(values) ?? 0;
 }
 
-/** The value a share `q` of the values lie at or under (0 for none). */
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
-}
 
 // ---------------------------------------------------------------------------
 // Kinds.
@@ -669,12 +664,12 @@ function classify(lines: Line[], input: TextPageInput): TextLine[] {
     // Just over the first staff, starting where the music starts: a tempo mark.
     const tempo = line.x0 >= staves[firstStaff]!.x0 - space && staffTop(line) - line.y1 < space * TEMPO_HEIGHT && line.x1 < centre + (right - left) * 0.25;
     if (tempo) out.push(make(line, 'tempo', { staff: firstStaff }));
-    else if (page > 0) out.push(make(line, centred(line) ? 'heading' : 'other', centred(line) ? { staff: firstStaff } : {}));
+    else if (page > 0) out.push(centred(line) ? make(line, 'heading', { staff: firstStaff }) : make(line, 'other'));
     else credits.push(line);
   }
   if (page === 0 && credits.length) {
     // Letter size by the tall letters: a title mostly in small letters is no smaller than a heading in capitals ("I.").
-    const size = (line: Line) => quantile(line.heights, CAP_QUANTILE);
+    const size = (line: Line) => quantile(line.heights, CAP_QUANTILE) ?? 0;
     const title = credits.filter(centred).reduce<Line | undefined>((best, line) => (!best || size(line) > size(best) * 1.05 ? line : best), undefined);
     let composer = false;
     let lyricist = false;
