@@ -175,6 +175,20 @@ describe('buildScore', () => {
     expect(event).toMatchObject({ kind: 'note', type: 'half', tremolo: { type: 'single', marks: 2 } });
   });
 
+  it('infers the metre of measures before the first printed time signature from those measures alone', () => {
+    // A page opening mid-piece in 3/4 (none printed), then a movement in 4/4 with more measures than the 3/4 before it.
+    const quarters = (from: number, n: number) => Array.from({ length: n }, (_, k) => stroke(from + 20 + k * 80, 6, true, 0, 0));
+    const opening = emptyStaff(100, TREBLE, 0);
+    opening.items = [...quarters(100, 3), ...quarters(500, 3)];
+    const later = [emptyStaff(100, TREBLE, 0), emptyStaff(100, TREBLE, 0)].map((staff, k) => {
+      if (k === 0) staff.times = [{ x: 105, value: { beats: 4, beatType: 4 } }];
+      staff.items = [...quarters(100, 4), ...quarters(500, 4)];
+      return staff;
+    });
+    const measures = buildScore([system(0, [opening]), system(1, [later[0]!]), system(2, [later[1]!])]).parts[0]!.measures;
+    expect(measures.map((m) => m.time && `${m.time.beats}/${m.time.beatType}`)).toEqual(['3/4', undefined, '4/4', undefined, undefined, undefined]);
+  });
+
   it('marks a chord with an arpeggio sign before it as rolled', () => {
     const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 2, beatType: 4 } }];

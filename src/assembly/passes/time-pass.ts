@@ -41,7 +41,11 @@ export const timePass: ScorePass = {
       }),
       measureLengths,
     );
-    const { lengths, beamed } = inferenceEvidence(state, measureLengths);
+    // The inferred signature governs only the measures before the first printed one (a later movement's
+    // printed metre says nothing of an opening that prints none).
+    const firstPrinted = settledTimes.findIndex((t) => t);
+    const governed = firstPrinted < 0 ? state.measures.length : firstPrinted;
+    const { lengths, beamed } = inferenceEvidence(state, measureLengths.slice(0, governed));
     const inferred = inferTimeSignature(lengths, beamed) ?? { ...DEFAULT_TIME };
     let time: TimeSignature | undefined;
     state.measures.forEach((measure, i) => {
@@ -57,13 +61,14 @@ export const timePass: ScorePass = {
 };
 
 /**
- * What the metre is inferred from where none is printed: the first voices' lengths (`measureLengths`), and
- * every voice's length and beamed groups. Where the page prints triplets of eighths, its beamed threes of
+ * What the metre is inferred from where none is printed: the first voices' lengths (`measureLengths`, one
+ * entry per measure the inferred signature governs), and those measures' voices' lengths and beamed groups. Where the page prints triplets of eighths, its beamed threes of
  * eighths are triplets, marked or not (the marks are read into them later, by the timing pass): each lasts a
  * quarter, not the dotted quarter it is written as, and the threes are no compound metre.
  */
 function inferenceEvidence(state: ReadingState, measureLengths: readonly Fraction[][]): { lengths: Fraction[]; beamed: BeamedVoice[] } {
-  const threes = state.measures.map((measure) =>
+  const measures = state.measures.slice(0, measureLengths.length);
+  const threes = measures.map((measure) =>
     [...measure.staves.entries()].map(([s, sm]) => {
       const reading = readingAt(state, measure, s);
       const marks = reading ? reading.tuplets.filter((x) => x >= measure.left && x < measure.right) : [];
@@ -71,10 +76,10 @@ function inferenceEvidence(state: ReadingState, measureLengths: readonly Fractio
     }),
   );
   if (threes.flat(2).reduce((n, t) => n + t.marked, 0) < MIN_PRINTED_TRIPLETS) {
-    const beamed = state.measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.map((voice) => ({ length: voiceDuration(voice), groups: beamGroupLengths(voice) }))));
+    const beamed = measures.flatMap((measure) => [...measure.staves.values()].flatMap((sm) => sm.voices.map((voice) => ({ length: voiceDuration(voice), groups: beamGroupLengths(voice) }))));
     return { lengths: measureLengths.flat(), beamed };
   }
-  const lengths = state.measures.flatMap((measure, m) =>
+  const lengths = measures.flatMap((measure, m) =>
     [...measure.staves.values()].flatMap((sm, k) => {
       const [voice, counted] = [sm.voices[0], threes[m]![k]![0]];
       return voice && counted ? measureLengthOf(voice).map((length) => sub(length, frac(counted.marked + counted.unmarked, 2))) : [];
