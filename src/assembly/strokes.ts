@@ -32,8 +32,10 @@ export interface Stroke extends Box {
   grace: boolean;
   /** A slash through a lone grace note's stem: an acciaccatura. */
   slash?: boolean;
-  /** Tremolo strokes across the stem (a single-note tremolo); absent where there are none. */
+  /** Tremolo strokes across the stem (a single-note tremolo), or between two notes' stems; absent where there are none. */
   tremolo?: number;
+  /** The first or second note of a two-note tremolo: the notes alternate, each for half its written value. */
+  tremoloPair?: 'start' | 'stop';
   /** An arpeggio sign stands before the chord (it is rolled). */
   arpeggio?: boolean;
   dots: number;
@@ -159,6 +161,7 @@ export function buildStrokes(symbols: SymbolsSeen, sight: PageSight, space: numb
   });
   const chords = withoutStemFragments(strokes, symbols, sight, space);
   markBeamGroups(chords, sight, space);
+  markTremoloPairs(chords);
   markArpeggios(chords, sight);
   return [...chords, ...rests];
 }
@@ -259,6 +262,25 @@ function markBeamGroups(strokes: readonly Stroke[], sight: PageSight, space: num
       s.beamGroup = group;
       if (kneed) s.kneed = true;
     }
+  }
+}
+
+/**
+ * Two-note tremolos: a beam never joins open heads to group them, so two half notes one beam joins
+ * alternate, and its strokes are the tremolo's. Each note lasts half its written value (MusicXML's 2:1
+ * time modification, which writes two halves in the time of one); the pair is no beam group.
+ */
+function markTremoloPairs(strokes: readonly Stroke[]): void {
+  const groups = new Map<number, Stroke[]>();
+  for (const s of strokes) if (s.beamGroup !== undefined) groups.set(s.beamGroup, [...(groups.get(s.beamGroup) ?? []), s]);
+  for (const pair of groups.values()) {
+    if (pair.length !== 2 || !pair.every((s) => !s.grace && s.heads.every((h) => h.kind === 'half'))) continue;
+    const marks = Math.min(...pair.map((s) => s.beams));
+    pair.forEach((s, k) => {
+      delete s.beamGroup;
+      s.tremolo = marks;
+      s.tremoloPair = k === 0 ? 'start' : 'stop';
+    });
   }
 }
 

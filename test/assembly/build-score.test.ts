@@ -175,6 +175,20 @@ describe('buildScore', () => {
     expect(event).toMatchObject({ kind: 'note', type: 'half', tremolo: { type: 'single', marks: 2 } });
   });
 
+  it('times a two-note tremolo\'s half notes as two in the time of one, and marks its start and stop', () => {
+    const staff = emptyStaff(100, TREBLE, 0);
+    staff.times = [{ x: 170, value: { beats: 2, beatType: 4 } }];
+    staff.items = [
+      { ...stroke(200, 6, true, 0, 0, 'half'), tremolo: 3, tremoloPair: 'start' as const },
+      { ...stroke(300, 4, true, 0, 0, 'half'), tremolo: 3, tremoloPair: 'stop' as const },
+    ];
+    const events = buildScore([system(0, [staff])]).parts[0]!.measures[0]!.voices[0]!.events;
+    expect(events.map((e) => [e.type, e.duration.n / e.duration.d, e.tuplet?.actual, e.tuplet?.normal, e.kind === 'note' && e.tremolo?.type])).toEqual([
+      ['half', 1, 2, 1, 'start'],
+      ['half', 1, 2, 1, 'stop'],
+    ]);
+  });
+
   it('infers the metre of measures before the first printed time signature from those measures alone', () => {
     // A page opening mid-piece in 3/4 (none printed), then a movement in 4/4 with more measures than the 3/4 before it.
     const quarters = (from: number, n: number) => Array.from({ length: n }, (_, k) => stroke(from + 20 + k * 80, 6, true, 0, 0));

@@ -180,6 +180,19 @@ describe('buildStrokes', () => {
     expect(read(two).map((s) => s.beamGroup)).toEqual([undefined, undefined]);
   });
 
+  it('reads two half notes one beam joins as a two-note tremolo, and two black heads so joined as a beam group', () => {
+    const width = 170;
+    const map: ClassMap = { width, height: 120, data: new Uint8Array(width * 120), confidence: new Uint8Array(width * 120) };
+    for (let x = 49; x <= 147; x++) for (let y = 73; y < 76; y++) map.data[y * width + x] = CLASS_INDEX.beam;
+    const read = (kind: Head['kind']) => chords(strokes(symbols([{ ...head(107, 100, 0), kind }, { ...head(299, 100, 0), kind }], [stem(100, 100, 150), stem(292, 100, 150)]), map));
+    expect(read('half').map((s) => [s.tremoloPair, s.tremolo, s.beamGroup])).toEqual([
+      ['start', 1, undefined],
+      ['stop', 1, undefined],
+    ]);
+    const [a, b] = read('black');
+    expect([a!.tremoloPair, b!.tremoloPair, a!.beamGroup === b!.beamGroup, a!.beamGroup !== undefined]).toEqual([undefined, undefined, true, true]);
+  });
+
   it('takes the beam under a chord whose only stem pixels stay among its heads', () => {
     // The stem seen only between the heads, on their left (a down-stem); the beam 2.5 spaces below.
     const width = 120;

@@ -123,7 +123,7 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
   if (item.cue) event.cue = true;
   if (source.up !== undefined) event.stem = source.up ? 'up' : 'down';
   // A measured tremolo stays as written: the note with its strokes (MIDI plays the note once).
-  if (source.tremolo && !item.grace) event.tremolo = { type: 'single', marks: source.tremolo };
+  if (source.tremolo && !item.grace) event.tremolo = { type: source.tremoloPair ?? 'single', marks: source.tremolo };
   if (source.arpeggio) event.arpeggiate = true;
   for (const kind of reading.articulations.get(source) ?? []) {
     const family = markFamily(kind);

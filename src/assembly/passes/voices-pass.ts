@@ -8,11 +8,15 @@
  * Adds: per measure, the staff measure of every slot its system shows.
  */
 import { ZERO } from '../../score/fraction.js';
+import type { Tuplet } from '../../score/model.js';
 import { notatedDuration } from '../../score/timeline.js';
 import { restType, strokeType, type StaffItem } from '../strokes.js';
 import type { PlacedItem } from '../voice-timing.js';
 import { splitVoices } from '../voices.js';
 import { staffMeasure, type ScorePass } from './reading-state.js';
+
+/** The time modification of a two-note tremolo's notes: two in the time of one. */
+const TREMOLO_PAIR: Tuplet = { actual: 2, normal: 1 };
 
 export const voicesPass: ScorePass = {
   name: 'voices',
@@ -32,5 +36,17 @@ function timedItem(item: StaffItem): PlacedItem {
   const type = item.kind === 'chord' ? strokeType(item) : restType(item);
   const grace = item.kind === 'chord' && item.grace;
   const beamGroup = item.kind === 'chord' ? item.beamGroup : undefined;
-  return { x: item.x, type, dots: item.dots, isRest: item.kind === 'rest', grace, duration: grace ? ZERO : notatedDuration(type, item.dots), source: item, ...(beamGroup === undefined ? {} : { beamGroup }) };
+  // A two-note tremolo's notes share the time one of them is written to fill.
+  const tuplet = item.kind === 'chord' && item.tremoloPair ? TREMOLO_PAIR : undefined;
+  return {
+    x: item.x,
+    type,
+    dots: item.dots,
+    isRest: item.kind === 'rest',
+    grace,
+    duration: grace ? ZERO : notatedDuration(type, item.dots, tuplet),
+    source: item,
+    ...(tuplet ? { tuplet: { ...tuplet } } : {}),
+    ...(beamGroup === undefined ? {} : { beamGroup }),
+  };
 }
