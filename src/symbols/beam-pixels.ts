@@ -61,12 +61,12 @@ export function beamBeyond(map: ClassMap, x: number, from: number, way: 1 | -1, 
  * stack's extent counts them where the gaps cannot be seen. A sloping stack
  * is crossed on the slant: its extent down a column is longer by the secant.
  */
-export function beamsAtStem(map: ClassMap, x: number, tip: number, up: boolean, reach: number, space: number): number {
+export function beamsAtStem(map: ClassMap, x: number, tip: number, up: boolean, reach: number, space: number, lines: StaffLinesNear = NO_LINES): number {
   // Measured a little beside the stem, where the beams are clear of the stem's own pixels, on
   // whichever side they run (a group's last stem has them on its left only). A beamlet on one
   // side only still counts: the more beams a side shows, the more the stem carries.
   const sides = [-1, 1].map((side) => {
-    const stacks = [0.35, 0.6, 0.85].map((k) => beamStack(map, Math.round((x + side * k * space) / MAP_SCALE), tip, up, reach, space));
+    const stacks = [0.35, 0.6, 0.85].map((k) => beamStack(map, Math.round((x + side * k * space) / MAP_SCALE), tip, up, reach, space, lines));
     const [near, mid, far] = stacks;
     if (!near || !mid) return 0;
     const extent = Math.min(near[1] - near[0], mid[1] - mid[0]);
@@ -81,12 +81,28 @@ export function beamsAtStem(map: ClassMap, x: number, tip: number, up: boolean, 
   return count <= 2 ? count : Math.max(2, Math.round((extent + space * 0.1) / (space * 0.75)));
 }
 
+/** The staff lines near a stem, as the page sight knows them: their heights at a column, and their thickness. */
+export interface StaffLinesNear {
+  /** y of every staff line at prepared x. */
+  at(x: number): readonly number[];
+  /** A staff line's thickness, in prepared pixels. */
+  thickness: number;
+}
+
+const NO_LINES: StaffLinesNear = { at: () => [], thickness: 0 };
+
+/** A piece of a beam stack thinner than this many spaces is no beam of its own (a beam is half a space thick). */
+const THINNER_THAN_BEAM = 0.45;
+
 /**
  * The beam stack nearest a stem's tip in one class-map column, as its top
  * and bottom in prepared pixels, looking up to 3.5 spaces beyond the tip and
- * up to `reach` back towards the heads.
+ * up to `reach` back towards the heads. A staff line just past the stack's
+ * edge that the model painted as beam (it does where a beam runs close
+ * along one) is no beam: an edge piece, apart from the rest, no thicker
+ * than a line and lying on one, is left off.
  */
-function beamStack(map: ClassMap, col: number, tip: number, up: boolean, reach: number, space: number): [number, number] | undefined {
+function beamStack(map: ClassMap, col: number, tip: number, up: boolean, reach: number, space: number, lines: StaffLinesNear): [number, number] | undefined {
   if (col < 0 || col >= map.width) return undefined;
   // The model sometimes paints a stretch of a sloping beam as a brace or bracket; none stands among
   // the notes, so that is beam too.
@@ -96,18 +112,27 @@ function beamStack(map: ClassMap, col: number, tip: number, up: boolean, reach: 
   const from = Math.round((tip + outward * space * 3.5) / MAP_SCALE);
   // The stem's own pixels may end where the first beam starts or where the last one ends.
   const to = Math.round((tip - outward * Math.max(space * 1.2, Math.min(space * 3.2, reach))) / MAP_SCALE);
-  const runs: [number, number][] = [];
+  // Each run of stacked beams, as its pieces: the stretches of beam pixels between gaps.
+  const runs: [number, number][][] = [];
   for (let y = Math.max(0, Math.min(from, to)); y <= Math.min(map.height - 1, Math.max(from, to)); y++) {
     if (!isBeam(map.data[y * map.width + col]!)) continue;
     const last = runs[runs.length - 1];
+    const piece = last?.[last.length - 1];
     // Beams are a quarter space apart; a blurred gap may be a little more, never a whole space.
-    if (last && (y - last[1]) * MAP_SCALE <= space * 0.65) last[1] = y;
-    else runs.push([y, y]);
+    if (piece && piece[1] === y - 1) piece[1] = y;
+    else if (piece && (y - piece[1]) * MAP_SCALE <= space * 0.65) last!.push([y, y]);
+    else runs.push([[y, y]]);
+  }
+  const onLine = ([a, b]: [number, number]) => (b - a + 1) * MAP_SCALE < space * THINNER_THAN_BEAM && lines.at(col * MAP_SCALE).some((ly) => Math.abs(ly - ((a + b + 1) / 2) * MAP_SCALE) <= (lines.thickness + MAP_SCALE) / 2);
+  for (const run of runs) {
+    while (run.length > 1 && onLine(run[0]!)) run.shift();
+    while (run.length > 1 && onLine(run[run.length - 1]!)) run.pop();
   }
   if (!runs.length) return undefined;
   const tipRow = tip / MAP_SCALE;
   const distance = ([a, b]: [number, number]) => (tipRow < a ? a - tipRow : tipRow > b ? tipRow - b : 0);
-  const stack = runs.reduce((best, r) => (distance(r) < distance(best) ? r : best));
+  const extents = runs.map((run): [number, number] => [run[0]![0], run[run.length - 1]![1]]);
+  const stack = extents.reduce((best, r) => (distance(r) < distance(best) ? r : best));
   if (distance(stack) * MAP_SCALE > space * 1.2) return undefined;
   return [stack[0] * MAP_SCALE, (stack[1] + 1) * MAP_SCALE];
 }

@@ -7,9 +7,9 @@
 import type { GrayImage } from '../image/gray.js';
 import type { BinaryImage } from '../preparation/binarize.js';
 import type { PageSight } from '../reading/page-reading.js';
-import type { Staff } from '../staves/detect-staves.js';
+import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import { barlinesInPixels, lineAcross } from './barline-pixels.js';
-import { beamAlong, beamBeyond, beamsAtStem } from './beam-pixels.js';
+import { beamAlong, beamBeyond, beamsAtStem, type StaffLinesNear } from './beam-pixels.js';
 import { clefInk, keyAreaStrokes } from './ink-probes.js';
 import { readNumberOver, readPrintedTime } from './printed-numbers.js';
 import type { ClassMap } from './segment.js';
@@ -32,9 +32,13 @@ export interface SightSources {
 
 export function pageSight({ gray, ink, map, staves, lineThickness, space }: SightSources): PageSight {
   const staff = (index: number) => staves[index]!;
+  const staffLines: StaffLinesNear = {
+    at: (x) => staves.flatMap((st) => (x >= st.x0 && x <= st.x1 ? st.lines.map((_, l) => staffLineY(st, l, x)) : [])),
+    thickness: lineThickness,
+  };
   return {
     beamAlong: (from, to) => beamAlong(map, from, to, space),
-    beamsAtStem: (x, tip, up, reach) => beamsAtStem(map, x, tip, up, reach, space),
+    beamsAtStem: (x, tip, up, reach) => beamsAtStem(map, x, tip, up, reach, space, staffLines),
     beamBeyond: (x, from, way) => beamBeyond(map, x, from, way, space),
     tremoloStrokes: (x, tip, head) => strokesAcrossStem(ink, staves, x, tip, head, space),
     arpeggioBefore: (x, top, bottom) => arpeggioBefore(ink, x, top, bottom, space),
