@@ -29,7 +29,7 @@ export interface VoltaSymbol {
 /** The line stands at least this many spaces above the staff's top line … */
 const VOLTA_MIN_RISE = 1.2;
 /** … and at most this many (engravers lift it clear of high notes). */
-const VOLTA_MAX_RISE = 8;
+const VOLTA_MAX_RISE = 10;
 /** It is at least this many spaces long. */
 const VOLTA_MIN_LENGTH = 3;
 /** It is at most this many spaces thick (a beam is half a space). */

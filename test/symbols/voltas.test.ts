@@ -38,6 +38,22 @@ describe('volta brackets in the ink', () => {
     expect(voltas.map((v) => [v.x0, v.x1, v.closed])).toEqual([[50, 150, true], [160, 300, false]]);
   });
 
+  it('are found lifted clear of high notes, up to ten spaces over the staff', () => {
+    const top = 200;
+    const at = (rise: number) => {
+      const ink: BinaryImage = { width: WIDTH, height: 300, data: new Uint8Array(WIDTH * 300) };
+      const fill = (x0: number, x1: number, y0: number, y1: number) => {
+        for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) ink.data[y * WIDTH + x] = 1;
+      };
+      for (let l = 0; l < 5; l++) fill(0, WIDTH, top + l * SPACE, top + l * SPACE + 1);
+      const y = top - Math.round(SPACE * rise);
+      fill(50, 150, y, y + 2);
+      fill(50, 52, y, y + SPACE * 1.5);
+      return readVoltas(ink, [straightStaff(top, SPACE, 0, WIDTH)], SPACE).length;
+    };
+    expect([at(9), at(11)]).toEqual([1, 0]);
+  });
+
   it('need a hook at the start: a level line alone (a lyric extender, a pedal line) is none', () => {
     expect(readVoltas(page((fill) => bracket(fill, 200, 330, { start: false, end: true })), staves, SPACE)).toEqual([]);
   });
