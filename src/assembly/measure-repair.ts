@@ -130,13 +130,13 @@ function applyTriplet(items: TimedItem[], markX: number, space: number): void {
 
 /**
  * Engravers mark the first triplets of a passage and leave the number off the
- * rest. In an overfull voice, runs of equal eighths or shorter, in threes,
+ * rest. In an overfull voice, runs of equal quarters or shorter, in threes,
  * become triplets one group at a time from the left until the voice fits;
  * if it never fits exactly, nothing changes.
  */
 function unmarkedTriplets(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): boolean {
   const before = items.map((i) => i.tuplet);
-  const short = (i: TimedItem) => !i.tuplet && !i.grace && !i.isRest && i.dots === 0 && compare(notatedDuration(i.type), frac(1, 2)) <= 0;
+  const short = (i: TimedItem) => !i.tuplet && !i.grace && !i.isRest && i.dots === 0 && compare(notatedDuration(i.type), frac(1)) <= 0;
   for (let k = 0; k + 3 <= items.length && compare(voiceDuration(items), expected) > 0; ) {
     const group = items.slice(k, k + 3);
     if (group.every(short) && group.every((i) => i.type === group[0]!.type)) {

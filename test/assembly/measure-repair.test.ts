@@ -36,6 +36,20 @@ describe('measure repair', () => {
     expect(toString(voiceDuration(licensed))).toBe('4');
   });
 
+  it('reads six unmarked quarters in a measure of four as two quarter-note triplets where marked ones came before', () => {
+    const make = () => Array.from({ length: 6 }, (_, k) => item(k * 20, 'quarter'));
+    const unlicensed = make();
+    repairVoice(unlicensed, frac(4), [], 12, false);
+    expect(ratios(unlicensed)).toEqual(['-', '-', '-', '-', '-', '-']);
+    const licensed = make();
+    expect(repairVoice(licensed, frac(4), [], 12, true)).toBe(true);
+    expect(ratios(licensed)).toEqual(['3:2', '3:2', '3:2', '3:2', '3:2', '3:2']);
+    // Half notes are no such run: three of them in a measure of four stay as printed.
+    const halves = Array.from({ length: 3 }, (_, k) => item(k * 30, 'half'));
+    repairVoice(halves, frac(4), [], 12, true);
+    expect(ratios(halves)).toEqual(['-', '-', '-']);
+  });
+
   it('adds the one missed dot that makes the voice fit, and nothing when none does', () => {
     const voice = [item(0, 'half'), item(30, 'quarter')];
     repairVoice(voice, frac(4), [], 12);
