@@ -62,6 +62,8 @@ export function correctMusicWords(text: string): string {
 const CONTINUATION = /[\s_~—–-]+$/u;
 
 function correctToken(token: string): string {
+  // An italic "a" alone ("poco a poco", "a tempo") is read as an at sign, which no direction has.
+  if (token === '@') return 'a';
   const letters = letterOnly(token);
   if (letters.length < CORRECTION_MIN_LETTERS) return token;
   if (KNOWN.has(letters)) return ABBREVIATED.has(letters) ? withPeriod(token) : token;

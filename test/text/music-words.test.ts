@@ -6,6 +6,7 @@ describe('performance words', () => {
   it('correct a reading one letter off a common word, with the word\'s usual spelling', () => {
     expect(correctMusicWords('plzz.')).toBe('pizz.');
     expect(correctMusicWords('resc.')).toBe('cresc.');
+    expect(correctMusicWords('cresc. poco @ poco')).toBe('cresc. poco a poco');
     expect(correctMusicWords('resc')).toBe('cresc.');
     expect(correctMusicWords('oco cresc.')).toBe('poco cresc.');
     expect(correctMusicWords('Alegro')).toBe('Allegro');
