@@ -25,7 +25,77 @@ export function groupSystems(staves: readonly Staff[], ink: BinaryImage): StaffS
     if (above && current && joined(above, staves[index]!, ink)) current.staves.push(index);
     else systems.push({ staves: [index] });
   }
-  return systems;
+  return joinGroups(systems, staves, ink);
+}
+
+/**
+ * An orchestral score's instruments stand in groups (woodwinds, brass, strings), and some engravers draw
+ * the line at the system's start, and the barlines, within each group only. Two groups are still one
+ * system where each has several staves, the gap between them is no wider than the gaps inside them, and
+ * their barlines stand at the very same places (two systems one under the other space their measures
+ * apart). Groups of one staff are left alone: the lines of a part stand at even gaps, and the measures of
+ * two lines of like music may well line up.
+ */
+function joinGroups(systems: StaffSystem[], staves: readonly Staff[], ink: BinaryImage): StaffSystem[] {
+  const joinedUp: StaffSystem[] = [];
+  for (const system of systems) {
+    const current = joinedUp[joinedUp.length - 1];
+    if (current && oneSystem(current, system, staves, ink)) current.staves.push(...system.staves);
+    else joinedUp.push({ staves: [...system.staves] });
+  }
+  return joinedUp;
+}
+
+/** A gap between two groups of a system is at most this many times the widest gap inside either. */
+const GROUP_GAP = 1.2;
+/** Two barlines stand at the same place within this many spaces. */
+const SAME_BARLINE = 0.3;
+/** Barlines inside the staves (not the system's ends) that must line up: at least this many. */
+const MIN_SHARED_BARLINES = 2;
+
+function oneSystem(upper: StaffSystem, lower: StaffSystem, staves: readonly Staff[], ink: BinaryImage): boolean {
+  if (upper.staves.length < 2 || lower.staves.length < 2) return false;
+  const gaps = (system: StaffSystem) => system.staves.slice(1).map((s, k) => top(staves[s]!) - bottom(staves[system.staves[k]!]!));
+  const [last, first] = [staves[upper.staves[upper.staves.length - 1]!]!, staves[lower.staves[0]!]!];
+  const space = last.space;
+  if (Math.abs(last.x0 - first.x0) > space || Math.abs(last.x1 - first.x1) > space) return false;
+  if (top(first) - bottom(last) > GROUP_GAP * Math.max(...gaps(upper), ...gaps(lower))) return false;
+  const [above, below] = [barlinesIn(last, ink), barlinesIn(first, ink)];
+  const matched = (xs: number[], others: number[]) => xs.filter((x) => others.some((o) => Math.abs(o - x) <= space * SAME_BARLINE)).length;
+  return above.length >= MIN_SHARED_BARLINES && matched(above, below) === above.length && matched(below, above) === below.length;
+}
+
+function top(staff: Staff): number {
+  return staffLineY(staff, 0, (staff.x0 + staff.x1) / 2);
+}
+
+function bottom(staff: Staff): number {
+  return staffLineY(staff, 4, (staff.x0 + staff.x1) / 2);
+}
+
+/** A barline stands this many spaces clear of a staff's ends at least (the line at its start, the last barline at its end). */
+const BARLINE_INSIDE = 2;
+
+/** The x of each vertical line that covers a staff from its top line to its bottom one, away from its ends. */
+function barlinesIn(staff: Staff, ink: BinaryImage): number[] {
+  const xs: number[] = [];
+  const from = Math.max(0, Math.round(staff.x0 + staff.space * BARLINE_INSIDE));
+  const to = Math.min(ink.width - 1, Math.round(staff.x1 - staff.space * BARLINE_INSIDE));
+  let run = -1;
+  for (let x = from; x <= to + 1; x++) {
+    const full = x <= to && (() => {
+      const y0 = Math.round(staffLineY(staff, 0, x));
+      const y1 = Math.round(staffLineY(staff, 4, x));
+      for (let y = y0; y <= y1; y++) if (!ink.data[y * ink.width + x]) return false;
+      return true;
+    })();
+    if (full && run < 0) run = x;
+    if (!full && run >= 0) {
+      xs.push((run + x - 1) / 2);
+      run = -1;
+    }
+  }
+  return xs;
 }
 
 /** Is there a vertical ink line from the bottom line of `upper` to the top line of `lower`, near their left ends? */
