@@ -32,8 +32,8 @@ export function groupSystems(staves: readonly Staff[], ink: BinaryImage): StaffS
  * An orchestral score's instruments stand in groups (woodwinds, brass, strings), and some engravers draw
  * the line at the system's start, and the barlines, within each group only. Two groups are still one
  * system where each has several staves, the gap between them is no wider than the gaps inside them, and
- * their barlines stand at the very same places (two systems one under the other space their measures
- * apart). Groups of one staff are left alone: the lines of a part stand at even gaps, and the measures of
+ * their barlines (the lines as tall as a staff through every staff of a group) stand at the very same
+ * places (two systems one under the other space their measures apart). Groups of one staff are left alone: the lines of a part stand at even gaps, and the measures of
  * two lines of like music may well line up.
  */
 function joinGroups(systems: StaffSystem[], staves: readonly Staff[], ink: BinaryImage): StaffSystem[] {
@@ -60,9 +60,11 @@ function oneSystem(upper: StaffSystem, lower: StaffSystem, staves: readonly Staf
   const space = last.space;
   if (Math.abs(last.x0 - first.x0) > space || Math.abs(last.x1 - first.x1) > space) return false;
   if (top(first) - bottom(last) > GROUP_GAP * Math.max(...gaps(upper), ...gaps(lower))) return false;
-  const [above, below] = [barlinesIn(last, ink), barlinesIn(first, ink)];
-  const matched = (xs: number[], others: number[]) => xs.filter((x) => others.some((o) => Math.abs(o - x) <= space * SAME_BARLINE)).length;
-  return above.length >= MIN_SHARED_BARLINES && matched(above, below) === above.length && matched(below, above) === below.length;
+  const near = (x: number, others: readonly number[]) => others.some((o) => Math.abs(o - x) <= space * SAME_BARLINE);
+  // A group's barlines run through all its staves; a stem as tall as a staff stands in one only.
+  const barlines = (group: StaffSystem) => group.staves.map((s) => barlinesIn(staves[s]!, ink)).reduce((kept, xs) => kept.filter((x) => near(x, xs)));
+  const [above, below] = [barlines(upper), barlines(lower)];
+  return above.length >= MIN_SHARED_BARLINES && above.every((x) => near(x, below)) && below.every((x) => near(x, above));
 }
 
 function top(staff: Staff): number {

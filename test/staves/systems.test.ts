@@ -37,6 +37,11 @@ describe('groupSystems', () => {
     expect(groupSystems(staves, ink).map((s) => s.staves)).toEqual([[0, 1, 2, 3]]);
   });
 
+  it('takes a group\'s barlines as the lines through all its staves, not a stem as tall as one staff', () => {
+    const { ink, staves } = page(tops(4), [[0, 1], [2, 3]], (s) => (s === 2 ? [120, 200, 400] : [200, 400]));
+    expect(groupSystems(staves, ink).map((s) => s.staves)).toEqual([[0, 1, 2, 3]]);
+  });
+
   it('keeps groups apart whose barlines stand at other places, and single staves whatever their barlines', () => {
     const shifted = page(tops(4), [[0, 1], [2, 3]], (s) => (s < 2 ? [200, 400] : [230, 400]));
     expect(groupSystems(shifted.staves, shifted.ink).map((s) => s.staves)).toEqual([[0, 1], [2, 3]]);
