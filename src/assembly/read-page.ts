@@ -156,20 +156,22 @@ export function noteAccidentals(heads: readonly Head[], accidentals: readonly Ac
 }
 
 /** Staves of a system a brace joins, as index ranges within the system. */
-function braceRanges(system: readonly number[], staves: readonly Staff[], symbols: SymbolsSeen, space: number): [number, number][] {
+export function braceRanges(system: readonly number[], staves: readonly Staff[], symbols: SymbolsSeen, space: number): [number, number][] {
   const ranges: [number, number][] = [];
   for (const brace of symbols.braces) {
-    const covered = system.flatMap((index, k) => {
+    // The staves it reaches over most of the height of.
+    const covered = system.filter((index) => {
       const s = staves[index]!;
-      if (brace.x1 < s.x0 - space * BRACE_REACH || brace.x0 > s.x0 + space) return [];
       const top = s.lines[0]![0]!;
       const bottom = s.lines[4]![0]!;
-      // The brace must reach over most of the staff's height.
-      const overlap = Math.min(bottom, brace.y1) - Math.max(top, brace.y0);
-      return overlap > (bottom - top) * 0.6 ? [k] : [];
+      return Math.min(bottom, brace.y1) - Math.max(top, brace.y0) > (bottom - top) * 0.6;
     });
-    // A brace holds one instrument's staves: two (piano, harp) or three (organ). A longer one is a bracket.
-    if (covered.length >= 2 && covered.length <= 3) ranges.push([covered[0]!, covered[covered.length - 1]!]);
+    // A brace holds one instrument's staves: two (piano, harp) or three (organ). A longer one is a bracket
+    // (where a scan's staff lines fade at their start, some of its staves seem to start further right).
+    if (covered.length < 2 || covered.length > 3) continue;
+    // It stands at their start.
+    if (covered.some((index) => brace.x1 < staves[index]!.x0 - space * BRACE_REACH || brace.x0 > staves[index]!.x0 + space)) continue;
+    ranges.push([system.indexOf(covered[0]!), system.indexOf(covered[covered.length - 1]!)]);
   }
   return ranges;
 }
