@@ -3,7 +3,8 @@
  * vertical line at its left edge (whether or not the barlines inside run
  * through); a staff standing alone is a system of its own. So two staves,
  * one under the other, belong together when an unbroken ink line joins them
- * near where they start.
+ * near where they start, and groups of staves so joined belong together
+ * when their barlines line up (see joinGroups).
  */
 import type { BinaryImage } from '../preparation/binarize.js';
 import { staffLineY, type Staff } from './detect-staves.js';
@@ -33,8 +34,9 @@ export function groupSystems(staves: readonly Staff[], ink: BinaryImage): StaffS
  * the line at the system's start, and the barlines, within each group only. Two groups are still one
  * system where each has several staves, the gap between them is no wider than the gaps inside them, and
  * their barlines (the lines as tall as a staff through every staff of a group) stand at the very same
- * places (two systems one under the other space their measures apart). Groups of one staff are left alone: the lines of a part stand at even gaps, and the measures of
- * two lines of like music may well line up.
+ * places (two systems one under the other space their measures apart). Groups of one staff are left
+ * alone: the lines of a part stand at even gaps, and the measures of two lines of like music may well
+ * line up.
  */
 function joinGroups(systems: StaffSystem[], staves: readonly Staff[], ink: BinaryImage): StaffSystem[] {
   const joinedUp: StaffSystem[] = [];
@@ -85,12 +87,7 @@ function barlinesIn(staff: Staff, ink: BinaryImage): number[] {
   const to = Math.min(ink.width - 1, Math.round(staff.x1 - staff.space * BARLINE_INSIDE));
   let run = -1;
   for (let x = from; x <= to + 1; x++) {
-    const full = x <= to && (() => {
-      const y0 = Math.round(staffLineY(staff, 0, x));
-      const y1 = Math.round(staffLineY(staff, 4, x));
-      for (let y = y0; y <= y1; y++) if (!ink.data[y * ink.width + x]) return false;
-      return true;
-    })();
+    const full = x <= to && inkedDown(staff, x, ink);
     if (full && run < 0) run = x;
     if (!full && run >= 0) {
       xs.push((run + x - 1) / 2);
@@ -98,6 +95,13 @@ function barlinesIn(staff: Staff, ink: BinaryImage): number[] {
     }
   }
   return xs;
+}
+
+/** Whether column x is ink all the way from the staff's top line to its bottom one. */
+function inkedDown(staff: Staff, x: number, ink: BinaryImage): boolean {
+  const y1 = Math.round(staffLineY(staff, 4, x));
+  for (let y = Math.round(staffLineY(staff, 0, x)); y <= y1; y++) if (!ink.data[y * ink.width + x]) return false;
+  return true;
 }
 
 /** Is there a vertical ink line from the bottom line of `upper` to the top line of `lower`, near their left ends? */

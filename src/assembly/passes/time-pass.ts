@@ -62,9 +62,10 @@ export const timePass: ScorePass = {
 
 /**
  * What the metre is inferred from where none is printed: the first voices' lengths (`measureLengths`, one
- * entry per measure the inferred signature governs), and those measures' voices' lengths and beamed groups. Where the page prints triplets of eighths, its beamed threes of
- * eighths are triplets, marked or not (the marks are read into them later, by the timing pass): each lasts a
- * quarter, not the dotted quarter it is written as, and the threes are no compound metre.
+ * entry per measure the inferred signature governs), and those measures' voices' lengths and beamed
+ * groups. Where the page prints triplets of eighths, its beamed threes of eighths are triplets, marked or
+ * not (the marks are read into them later, by the timing pass): each lasts a quarter, not the dotted
+ * quarter it is written as, and the threes are no compound metre.
  */
 function inferenceEvidence(state: ReadingState, measureLengths: readonly Fraction[][]): { lengths: Fraction[]; beamed: BeamedVoice[] } {
   const measures = state.measures.slice(0, measureLengths.length);
