@@ -42,7 +42,8 @@ export function applyText(score: Score, pages: readonly PageText[]): void {
     applyPartNames(score.parts, page);
     const events = [...pageEvents(score, page)];
     applyLyrics(events, page);
-    applyDirections(events, page);
+    const numbered = applyEndingNumbers(score.parts, events, page);
+    applyDirections(events, { ...page, lines: page.lines.map((line) => withoutWords(line, numbered)) });
     applyHeadings(events, page);
     printed.push(...printedNumbers(score.parts, events, page));
   }
@@ -518,6 +519,75 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     });
     if (dynamics) anchorHairpinsAt(note, line, page, target.space);
   }
+}
+
+// ---------------------------------------------------------------------------
+// Endings' printed numbers.
+
+/** An ending's number as printed under its bracket's start ("1.", "2.", "3."; a tuplet's number has no period). */
+const ENDING_NUMBER = /^([1-9])\.$/;
+/** The number stands at most this many spaces right of the barline its ending starts at … */
+const ENDING_NUMBER_REACH = 2.5;
+/** … and over the staff under it, at most this many spaces up (as high as a bracket is lifted). */
+const ENDING_NUMBER_RISE = 10;
+
+/**
+ * The endings' numbers as the page prints them. The music reader numbers endings in order (1, 2, or 2
+ * after a repeat); a third ending, or one whose first stands on an earlier page, is known only from the
+ * number printed under its bracket's start. Where such a number stands over the start of a measure
+ * that begins an ending, that ending takes it in every part, to its stop. Returns the words read so.
+ */
+function applyEndingNumbers(parts: readonly Part[], events: readonly PageEvent[], page: PageText): Set<OcrWord> {
+  const used = new Set<OcrWord>();
+  for (const line of page.lines) {
+    if (!DIRECTION_KINDS.has(line.kind)) continue;
+    for (const word of line.words) {
+      const number = ENDING_NUMBER.exec(word.text.trim())?.[1];
+      if (!number) continue;
+      const below = staffUnder(page, word);
+      if (below === undefined) continue;
+      const space = page.staves[below]!.space;
+      const first = events.filter((e) => e.pageStaff === below && e.x1 >= word.x0).reduce<PageEvent | undefined>((a, b) => (!a || b.x0 < a.x0 ? b : a), undefined);
+      if (!first || first.x0 - word.x0 > space * (ENDING_NUMBER_REACH + DIRECTION_REACH)) continue;
+      const part = parts.find((p) => p.measures.includes(first.measure))!;
+      const index = part.measures.indexOf(first.measure);
+      const ending = first.measure.leftBarline?.ending;
+      if (!ending || ending.type !== 'start') continue;
+      if (ending.number !== number) for (const p of parts) renumberEnding(p.measures, index, ending.number, number);
+      used.add(word);
+    }
+  }
+  return used;
+}
+
+/** The page's staff under a word, its top line at most {@link ENDING_NUMBER_RISE} spaces below the word. */
+function staffUnder(page: PageText, word: OcrWord): number | undefined {
+  const x = (word.x0 + word.x1) / 2;
+  let best: { staff: number; gap: number } | undefined;
+  page.staves.forEach((staff, k) => {
+    const gap = staffLineY(staff, 0, x) - word.y1;
+    if (gap > 0 && gap <= staff.space * ENDING_NUMBER_RISE && (!best || gap < best.gap)) best = { staff: k, gap };
+  });
+  return best?.staff;
+}
+
+/** The ending that starts at measure `index` numbered `number` instead of `old`, from its start to its stop. */
+function renumberEnding(measures: readonly Measure[], index: number, old: string, number: string): void {
+  for (let m = index; m < measures.length; m++) {
+    const { leftBarline, rightBarline } = measures[m]!;
+    if (m === index && leftBarline?.ending?.number === old) leftBarline.ending.number = number;
+    if (rightBarline?.ending?.number === old) {
+      rightBarline.ending.number = number;
+      return;
+    }
+  }
+}
+
+/** A line less the given words (an ending's number read with the words beside it: "3. Majeur"). */
+function withoutWords(line: ReadLine, used: ReadonlySet<OcrWord>): ReadLine {
+  const words = line.words.filter((w) => !used.has(w));
+  if (words.length === line.words.length) return line;
+  return { ...line, words, text: words.map((w) => w.text).join(' '), ...(words.length ? { x0: words[0]!.x0 } : {}) };
 }
 
 /** Where a line's direction was read: its box on the source page, at its least sure word's confidence. */

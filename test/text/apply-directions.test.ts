@@ -284,3 +284,26 @@ describe('da capo and fine', () => {
     expect(s.parts[0]!.measures[0]!.directions).toMatchObject([{ words: 'D.C. al Fine', jump: 'daCapo' }]);
   });
 });
+
+describe('endings numbered as printed', () => {
+  /** The one measure starting an ending numbered `number` and stopping it, a line of `words` over the staff. */
+  const read = (number: string, words: string[]) => {
+    const s = score();
+    const measure = s.parts[0]!.measures[0]!;
+    measure.leftBarline = { style: 'regular', ending: { number, type: 'start' } };
+    measure.rightBarline = { style: 'light-heavy', repeat: { direction: 'backward' }, ending: { number, type: 'stop' } };
+    let x = 180;
+    const boxes = words.map((text) => ({ text, confidence: 90, x0: (x += 30) - 30, y0: 60, x1: x - 10, y1: 72, symbols: [] }));
+    applyText(s, [page([{ kind: 'tempo', size: 12, spans: boxes.map((b): [number, number] => [b.x0, b.x1]), x0: 180, y0: 60, x1: x, y1: 72, text: words.join(' '), words: boxes, staff: 0 }])]);
+    return [measure.leftBarline.ending?.number, measure.rightBarline.ending?.number, measure.directions.map((d) => d.words)];
+  };
+
+  it('takes the number printed under a bracket\'s start for its ending, and leaves it out of the words beside it', () => {
+    expect(read('1', ['3.', 'Majeur'])).toEqual(['3', '3', ['Majeur']]);
+    expect(read('2', ['2.'])).toEqual(['2', '2', []]);
+  });
+
+  it('takes no number without its period (a tuplet\'s "3")', () => {
+    expect(read('1', ['3'])).toEqual(['1', '1', []]);
+  });
+});
