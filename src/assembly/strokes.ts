@@ -462,7 +462,6 @@ function stacks(heads: readonly Head[], space: number): Head[][] {
   return groups;
 }
 
-/** Flags on a stem's free end: the flag glyph's class says how many. */
 /**
  * The flags of a lone grace note whose short stem the model did not paint as one: a flag hanging right of
  * where its up-stem would stand, over the head. 0 for any other group. (The stem's direction is left
@@ -471,22 +470,18 @@ function stacks(heads: readonly Head[], space: number): Head[][] {
 function graceFlags(group: readonly Head[], symbols: SymbolsSeen, space: number): number {
   const [head] = group;
   if (group.length !== 1 || !head!.small) return 0;
-  let count = 0;
-  for (const flag of symbols.flags) {
-    if (flag.staff !== head!.staff || flag.x0 < head!.x1 - space * FLAG_LEFT || flag.x0 > head!.x1 + space * FLAG_RIGHT) continue;
-    if (flag.y1 > head!.y || flag.y0 < head!.y - space * GRACE_STEM_LENGTH) continue;
-    count = Math.max(count, flag.count);
-  }
-  return count;
+  return mostFlags(symbols, (flag) => flag.staff === head!.staff && flag.x0 >= head!.x1 - space * FLAG_LEFT && flag.x0 <= head!.x1 + space * FLAG_RIGHT && flag.y1 <= head!.y && flag.y0 >= head!.y - space * GRACE_STEM_LENGTH);
 }
 
+/** Flags on a stem's free end: the flag glyph's class says how many. */
 function flagsAt(symbols: SymbolsSeen, stem: Stem, tip: number, space: number): number {
+  return mostFlags(symbols, (flag) => flag.x0 <= stem.x + space * FLAG_RIGHT && flag.x1 >= stem.x - space * FLAG_LEFT && flag.y0 <= tip + space * FLAG_TIP_REACH && flag.y1 >= tip - space * FLAG_TIP_REACH);
+}
+
+/** The most flags a flag glyph standing where `at` accepts shows; 0 for none. */
+function mostFlags(symbols: SymbolsSeen, at: (flag: SymbolsSeen['flags'][number]) => boolean): number {
   let count = 0;
-  for (const flag of symbols.flags) {
-    if (flag.x0 > stem.x + space * FLAG_RIGHT || flag.x1 < stem.x - space * FLAG_LEFT) continue;
-    if (flag.y0 > tip + space * FLAG_TIP_REACH || flag.y1 < tip - space * FLAG_TIP_REACH) continue;
-    count = Math.max(count, flag.count);
-  }
+  for (const flag of symbols.flags) if (at(flag)) count = Math.max(count, flag.count);
   return count;
 }
 

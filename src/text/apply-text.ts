@@ -526,10 +526,10 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
 
 /** An ending's number as printed under its bracket's start ("1.", "2.", "3."; a tuplet's number has no period). */
 const ENDING_NUMBER = /^([1-9])\.$/;
-/** The number stands at most this many spaces right of the barline its ending starts at … */
-const ENDING_NUMBER_REACH = 2.5;
-/** … and over the staff under it, at most this many spaces up (as high as a bracket is lifted). */
+/** The number stands over the staff under it, at most this many spaces up (as high as a bracket is lifted) … */
 const ENDING_NUMBER_RISE = 10;
+/** … and the ending's first note at most this many spaces right of the number's start (the number just past the barline). */
+const ENDING_NOTE_REACH = 6.5;
 
 /**
  * The endings' numbers as the page prints them. The music reader numbers endings in order (1, 2, or 2
@@ -548,7 +548,7 @@ function applyEndingNumbers(parts: readonly Part[], events: readonly PageEvent[]
       if (below === undefined) continue;
       const space = page.staves[below]!.space;
       const first = events.filter((e) => e.pageStaff === below && e.x1 >= word.x0).reduce<PageEvent | undefined>((a, b) => (!a || b.x0 < a.x0 ? b : a), undefined);
-      if (!first || first.x0 - word.x0 > space * (ENDING_NUMBER_REACH + DIRECTION_REACH)) continue;
+      if (!first || first.x0 - word.x0 > space * ENDING_NOTE_REACH) continue;
       const part = parts.find((p) => p.measures.includes(first.measure))!;
       const index = part.measures.indexOf(first.measure);
       const ending = first.measure.leftBarline?.ending;

@@ -530,7 +530,6 @@ function median(values: readonly number[]): number {
   return medianOf(values) ?? 0;
 }
 
-
 // ---------------------------------------------------------------------------
 // Kinds.
 
