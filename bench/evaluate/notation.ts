@@ -241,7 +241,12 @@ function barlineSymbols(barline: Barline | undefined): Symbol[] {
 
 function directionSymbols(d: Direction): Symbol[] {
   const out: Symbol[] = [];
-  if (d.dynamics) out.push({ cls: 'dynamics', key: `dynamic:${d.dynamics}` });
+  if (d.dynamics) {
+    // A word set in the dynamics style ("più", "sempre" as <other-dynamics>) is read as a word.
+    const word = normalWords(d.dynamics);
+    if (/\p{L}/u.test(word) && !DYNAMIC_MARK.test(word)) out.push({ cls: 'words', key: `words:${word}` });
+    else out.push({ cls: 'dynamics', key: `dynamic:${d.dynamics}` });
+  }
   if (d.wedge && d.wedge.type !== 'continue') out.push({ cls: 'hairpins', key: `hairpin:${d.wedge.type}` });
   if (d.words) {
     const text = normalWords(d.words);
@@ -253,6 +258,9 @@ function directionSymbols(d: Direction): Symbol[] {
   if (d.sign) out.push({ cls: 'repeats', key: `sign:${d.sign}` });
   return out;
 }
+
+/** A dynamic mark's letters: p, f, m, r, s, z and n (ppp, mf, sfz, fp, rfz, n). */
+const DYNAMIC_MARK = /^[pfmrszn]+$/;
 
 /** Words compared as read: case, spacing and punctuation around them are not judged. */
 function normalWords(text: string): string {
@@ -331,7 +339,14 @@ function noteEventSymbols(event: NoteEvent, out: Symbol[]): void {
   event.beams?.forEach((value, level) => out.push({ cls: 'beams', key: `beam${level + 1}:${value}` }));
   if (event.stem === 'up' || event.stem === 'down') out.push({ cls: 'stems', key: `stem:${event.stem}` });
   for (const slur of event.slurs ?? []) if (slur.type !== 'continue') out.push({ cls: 'slurs', key: `slur:${slur.type}` });
-  for (const a of event.articulations ?? []) out.push(a === 'fermata' ? { cls: 'fermatas', key: 'fermata' } : { cls: 'articulations', key: `articulation:${a}` });
+  for (const a of event.articulations ?? []) {
+    if (a === 'fermata') out.push({ cls: 'fermatas', key: 'fermata' });
+    // A portato is printed as what it is named for, a tenuto line over a staccato dot, and either encoding reads the same.
+    else if (a === 'detached-legato') out.push({ cls: 'articulations', key: 'articulation:staccato' }, { cls: 'articulations', key: 'articulation:tenuto' });
+    else out.push({ cls: 'articulations', key: `articulation:${a}` });
+  }
+  // Bowings and other technical marks are read like articulations, as musicdiff counts them.
+  for (const t of event.technical ?? []) out.push({ cls: 'articulations', key: `technical:${t}` });
   for (const o of event.ornaments ?? []) out.push({ cls: 'ornaments', key: `ornament:${o}` });
   if (event.tremolo) out.push({ cls: 'ornaments', key: `tremolo:${event.tremolo.marks}` });
   if (event.arpeggiate) out.push({ cls: 'ornaments', key: 'arpeggio' });

@@ -96,6 +96,23 @@ describe('notation error rate', () => {
     expect(precision(elements.dynamics)).toBe(0.5);
   });
 
+  it('reads what is printed, whichever element encodes it: a portato, a word set as a dynamic, a bowing', () => {
+    const truth = phrase();
+    events(truth, 0)[2]!.articulations = ['detached-legato'];
+    events(truth, 0)[1]!.technical = ['down-bow'];
+    truth.parts[0]!.measures[1]!.directions.push(direction(ZERO, { dynamics: 'più' }), direction(frac(2), { dynamics: 'sfz' }));
+    const read = clone(truth);
+    events(read, 0)[2]!.articulations = ['staccato', 'tenuto'];
+    read.parts[0]!.measures[1]!.directions.splice(1, 1, direction(ZERO, { words: 'più' }));
+    expect(evaluateNotation(read, truth).metrics.errorRate).toBe(0);
+    delete events(read, 0)[1]!.technical;
+    read.parts[0]!.measures[1]!.directions[2]!.dynamics = 'fz';
+    const { elements } = evaluateNotation(read, truth).metrics;
+    expect(elements.articulations.truth - elements.articulations.matched).toBe(1);
+    expect(elements.dynamics.truth - elements.dynamics.matched).toBe(1);
+    expect(elements.words.matched).toBe(elements.words.truth);
+  });
+
   it('costs a missed measure its symbols without shifting the measures after it', () => {
     const truth = phrase();
     const long = clone(truth);
