@@ -51,15 +51,36 @@ export function exactMusicWord(token: string): boolean {
  * an abbreviation's lost period put back, and the dashes or line that continue the words dropped.
  */
 export function correctMusicWords(text: string): string {
-  return text
-    .replace(CONTINUATION, '')
-    .split(/(\s+)/)
-    .map((token) => (/\s/.test(token) ? token : correctToken(token)))
-    .join('');
+  const tokens = text.replace(CONTINUATION, '').split(/\s+/).filter(Boolean).map(correctToken);
+  // The dashes after an abbreviation ("cresc. - - - -") come out of the OCR as figures and runs of e's and l's ("2 2. eee").
+  let last = tokens.length - 1;
+  while (last >= 0 && !ABBREVIATED.has(letterOnly(tokens[last]!))) last--;
+  if (last >= 0 && tokens.slice(last + 1).every((t) => DASHES_READ.test(t))) {
+    tokens.splice(last + 1);
+    tokens[last] = tokens[last]!.replace(/(\p{L}\.)[.\d]+$/u, '$1');
+  }
+  const end = tokens.length - 1;
+  const wordsBefore = tokens.slice(0, end).every((t) => letterOnly(t).length < 2 || KNOWN.has(letterOnly(t)));
+  if (end >= 0 && wordsBefore) tokens[end] = completedAbbreviation(tokens[end]!);
+  return tokens.join(' ');
 }
 
 /** What continues a direction's words to the right ("cresc. - - -", "dim. ___"), as read after them. */
 const CONTINUATION = /[\s_~—–-]+$/u;
+/** A continuation's dashes as the OCR reads them: figures, dashes and points, or a run of e's, i's, l's and o's. */
+const DASHES_READ = /^(?:[\d.,:;'"`~_—–=°-]+|[eilo]{2,}[.,]?)$/iu;
+
+/**
+ * A direction's last word cut short ("dim." read as "di", its "m." painted as a dynamic), as the abbreviation
+ * it starts: the one printed in the most works. Only a reading of two letters or more that is no word itself,
+ * after words of the lexicon.
+ */
+function completedAbbreviation(token: string): string {
+  const letters = letterOnly(token);
+  if (letters.length < 2 || KNOWN.has(letters) || !/^\p{L}+\.?$/u.test(token)) return token;
+  const entry = ENTRIES.find((e) => e.works >= CORRECTION_MIN_WORKS && ABBREVIATED.has(e.letters) && e.letters.startsWith(letters));
+  return entry ? (/^\p{Lu}/u.test(token) ? entry.printed[0]!.toUpperCase() + entry.printed.slice(1) : entry.printed) : token;
+}
 
 function correctToken(token: string): string {
   // An italic "a" alone ("poco a poco", "a tempo") is read as an at sign, which no direction has.

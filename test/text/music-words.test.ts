@@ -48,6 +48,25 @@ describe('performance words', () => {
     expect(correctMusicWords('a tempo - Adagio')).toBe('a tempo - Adagio');
   });
 
+  it('drop the dashes after an abbreviation that the OCR reads as figures and letters, and nothing else', () => {
+    expect(correctMusicWords('cresc.. 2 2. 2 eee')).toBe('cresc.');
+    expect(correctMusicWords('cresc. ~ 2. 2-2-2. 2')).toBe('cresc.');
+    expect(correctMusicWords('sempre poco a poco cresc.....2')).toBe('sempre poco a poco cresc.');
+    expect(correctMusicWords('(dim.) 2 2')).toBe('(dim.)');
+    expect(correctMusicWords('dim. e rit.')).toBe('dim. e rit.');
+    expect(correctMusicWords('cresc. il tema')).toBe('cresc. il tema');
+  });
+
+  it('complete an abbreviation cut short at the end of performance words, and no other word', () => {
+    expect(correctMusicWords('poco a poco di')).toBe('poco a poco dim.');
+    expect(correctMusicWords('di')).toBe('dim.');
+    expect(correctMusicWords('accel')).toBe('accel.');
+    expect(correctMusicWords('lll le')).toBe('lll le');
+    expect(correctMusicWords('Tempo I')).toBe('Tempo I');
+    expect(correctMusicWords('sul G')).toBe('sul G');
+    expect(correctMusicWords('m.v.')).toBe('m.v.');
+  });
+
   it('keep the punctuation around a corrected word', () => {
     expect(correctMusicWords('(plzz.)')).toBe('(pizz.)');
   });
