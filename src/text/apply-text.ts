@@ -24,9 +24,9 @@ import { toPreparedPoint, toSourcePoint, type PageTransform } from '../reading/p
 import { staffLineY } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { assignSyllables, splitSyllables, syllableCuts, type NoteSlot } from './lyrics.js';
-import type { OcrWord } from './ocr.js';
+import { letterStart, type OcrWord } from './ocr.js';
 import type { PageText, ReadLine } from './page-text.js';
-import { correctMusicWords, exactMusicWord } from './music-words.js';
+import { correctMusicWords, exactMusicWord, wordBeforeMark } from './music-words.js';
 import type { Beat, BeatUnit } from './metronome-glyph.js';
 
 /** Syllables part where letters stand further apart than this share of the letter height. */
@@ -449,10 +449,19 @@ function letterCount(text: string): number {
 
 /**
  * A word read with a dynamic run into its start ("ppcresc.", "fdim."), as the dynamic and the word: where the
- * letters after a dynamic's are a performance word of the lexicon, letter for letter. Each keeps its letters' extent.
+ * letters after a dynamic's are a performance word of the lexicon, letter for letter; or into its end
+ * ("pocof", "semprep"), as the word and the dynamic (music-words.ts). Each keeps its letters' extent.
  */
 function gluedDynamic(word: OcrWord): OcrWord[] {
   const text = word.text;
+  const before = wordBeforeMark(text, { lettersOff: false });
+  if (before && !exactMusicWord(text)) {
+    const split = letterStart(word, before.letters, before.letters + before.mark.length);
+    return [
+      { ...word, text: before.word, x1: split, symbols: [] },
+      { ...word, text: before.mark, x0: split, symbols: [] },
+    ];
+  }
   // The longest dynamics ("pppp", "sffz") have four letters; the word after one, three at least.
   for (let cut = Math.min(4, text.length - 3); cut >= 1; cut--) {
     const [head, rest] = [text.slice(0, cut), text.slice(cut)];

@@ -40,6 +40,40 @@ export function musicWordsOnly(text: string): boolean {
   return words.length >= 2 || words.every((w, k) => /\p{L}\./u.test(w) && ABBREVIATED.has(letters[k]!));
 }
 
+/** The marks a word may be printed before ("più f", "poco p", "sempre pp"), by their letters. */
+const MARKS_AFTER_WORDS = ['pppp', 'ppp', 'pp', 'p', 'mp', 'mf', 'f', 'ff', 'fff', 'ffff', 'sf', 'sfz', 'sffz', 'sfp', 'fp', 'fz', 'rf', 'rfz'];
+/** A mark's letters only: a reading spelled so is no performance word. */
+const MARK_LETTERS = /^[pfmrszn]+$/;
+
+/**
+ * A reading of a word printed just before a dynamic mark ("più f", read run together as "puf" or "pocof"),
+ * as the word, in the lexicon's spelling, and the mark: where the letters end in a mark's and those before
+ * it are a performance word of the lexicon, or (`lettersOff`, the default) one letter off a common one, its
+ * accents aside. The word's letters are `letters` long in the reading.
+ */
+export function wordBeforeMark(text: string, options: { lettersOff?: boolean } = {}): { word: string; mark: string; letters: number } | undefined {
+  const letters = plainLetters(text);
+  // A word of the lexicon whole ("rinf.") is one word.
+  if (ENTRIES.some((e) => plainLetters(e.printed) === letters)) return undefined;
+  const cuts = MARKS_AFTER_WORDS.filter((m) => letters.endsWith(m))
+    .map((mark) => ({ mark, head: letters.slice(0, letters.length - mark.length) }))
+    .filter(({ head }) => head.length >= 2 && !MARK_LETTERS.test(head));
+  const word = (test: (e: Entry) => boolean) => {
+    for (const { mark, head } of cuts) {
+      const entry = ENTRIES.find((e) => !MARK_LETTERS.test(e.letters) && test(e) && (plainLetters(e.printed) === head || (e.works >= CORRECTION_MIN_WORKS && e.letters.length >= CORRECTION_MIN_LETTERS && oneEditApart(head, plainLetters(e.printed)))));
+      if (entry) return { word: entry.printed, mark, letters: head.length };
+    }
+    return undefined;
+  };
+  // A word read letter for letter before any reading one letter off.
+  return word((e) => cuts.some(({ head }) => plainLetters(e.printed) === head)) ?? (options.lettersOff ?? true ? word(() => true) : undefined);
+}
+
+/** Letters only, lower case, accents dropped ("Più" → "piu"). */
+function plainLetters(text: string): string {
+  return text.normalize('NFKD').toLowerCase().replace(/[^a-z]/g, '');
+}
+
 /** Whether a token is a performance word of the lexicon, letter for letter ("cresc.", "dim.", "dolce"), of three letters or more. */
 export function exactMusicWord(token: string): boolean {
   const letters = letterOnly(token);

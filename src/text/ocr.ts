@@ -31,6 +31,15 @@ export interface OcrWord {
   symbols: { text: string; x0: number; x1: number }[];
 }
 
+/**
+ * Where the `index`-th of a reading's `letters` letters starts: at its character's box where the OCR gave
+ * one box per letter, or else as far along the reading's extent as the letters before it.
+ */
+export function letterStart(read: Pick<OcrWord, 'symbols' | 'x0' | 'x1'>, index: number, letters: number): number {
+  const boxes = read.symbols.filter((c) => /\p{L}/u.test(c.text));
+  return boxes.length === letters ? boxes[index]!.x0 : read.x0 + ((read.x1 - read.x0) * index) / letters;
+}
+
 export interface OcrReader {
   /** The traineddata codes loaded, in tesseract's order. */
   readonly languages: readonly string[];

@@ -20,9 +20,9 @@
 import type { GrayImage } from '../image/gray.js';
 import type { PageTransform } from '../reading/page-transform.js';
 import type { Staff } from '../staves/detect-staves.js';
-import type { OcrReader, OcrWord } from './ocr.js';
+import { letterStart, type OcrReader, type OcrWord } from './ocr.js';
 import { readBeat, type Beat } from './metronome-glyph.js';
-import { musicWordsOnly } from './music-words.js';
+import { musicWordsOnly, wordBeforeMark } from './music-words.js';
 import { readDynamicMarks, trustedReading, type DynamicMark } from './read-dynamics.js';
 import { glyphsIn, readPedalMarks, type PedalMark } from './read-pedals.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
@@ -115,12 +115,20 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
   const readings = await readDynamicMarks(input.gray, regions.labels, marks).catch(() => []);
   // What the model calls none, or a mark too rare to trust, goes to the OCR too: italic words ("cresc.",
   // "dim.") are painted as dynamics as well.
-  const sure = marks.flatMap((line, i) => {
+  const trusted = marks.flatMap((line, i) => {
     const read = readings[i] ?? [];
     return trustedReading(read) ? [{ line, read }] : [];
   });
-  const unsure = marks.filter((line) => !sure.some((s) => s.line === line));
-  const lines = [...(await first), ...(await then), ...(await readLines(input.gray, regions, unsure, ocr, early))];
+  // A line read as two marks may be a word and a mark ("più f", "poco p"): the word's italic letters are
+  // painted as dynamics too, and the model reads a piece of it as a mark. The OCR reads such lines as well.
+  const pairs = trusted.filter((s) => s.read.length > 1);
+  const worded = (await readLines(input.gray, regions, pairs.map((s) => s.line), ocr, early)).flatMap((read) => {
+    const split = wordAndMark(read);
+    return split ? [{ read, split }] : [];
+  });
+  const sure = trusted.filter((s) => !worded.some((w) => sameBox(w.read, s.line)));
+  const unsure = marks.filter((line) => !trusted.some((s) => s.line === line));
+  const lines = [...(await first), ...(await then), ...worded.flatMap((w) => w.split), ...(await readLines(input.gray, regions, unsure, ocr, early))];
   for (const { line, read } of sure) lines.push(...read.map((mark) => markLine(line, mark)));
   lines.push(...pedals);
   for (const line of lines) {
@@ -169,6 +177,26 @@ function pedalLine(line: TextLine, mark: PedalMark): ReadLine {
   const word = { text: mark.pedal, confidence: Math.round(mark.probability * 100), ...box, symbols: [] };
   const spans = line.spans.filter(([a, b]) => b > box.x0 && a < box.x1);
   return { kind: 'pedal', size: line.size, spans, ...box, text: mark.pedal, words: [word], staff: line.staff! };
+}
+
+/**
+ * A line of dynamics read by the OCR as a performance word and a mark after it ("più f" as "puf"), as
+ * two lines: the word, in the lexicon's spelling, and the mark, which starts where its first letter does.
+ */
+function wordAndMark(read: ReadLine): ReadLine[] | undefined {
+  const found = wordBeforeMark(read.text);
+  if (!found) return undefined;
+  const split = letterStart({ ...read, symbols: read.words.flatMap((w) => w.symbols) }, found.letters, found.letters + found.mark.length);
+  const part = (kind: TextKind, text: string, x0: number, x1: number): ReadLine => {
+    const word = { text, confidence: Math.min(...read.words.map((w) => w.confidence)), x0, x1, y0: read.y0, y1: read.y1, symbols: [] };
+    return { ...read, kind, text, x0, x1, words: [word], spans: read.spans.filter(([a, b]) => b > x0 && a < x1) };
+  };
+  return [part('expression', found.word, read.x0, split), part('dynamics', found.mark, split, read.x1)];
+}
+
+/** Whether a line read by the OCR is the line found (a read line keeps the found line's box). */
+function sameBox(a: TextBox, b: TextBox): boolean {
+  return a.x0 === b.x0 && a.y0 === b.y0 && a.x1 === b.x1 && a.y1 === b.y1;
 }
 
 /** A mark the dynamics model read off a line, as a line of one word: its element name, at the model's confidence. */

@@ -59,6 +59,10 @@ describe('directions from the dynamics pixels', () => {
     const run: ReadLine = { ...markLine('ppcresc.'), kind: 'expression', ...box, words: [word('ppcresc.', 196, 260)] };
     applyText(glued, [page([run])]);
     expect(glued.parts[0]!.measures[0]!.directions.map((d) => [d.dynamics, d.words])).toEqual([['pp', undefined], [undefined, 'cresc.']]);
+    // A dynamic run into the end of a word of the lexicon ("poco f" read as "pocof").
+    const after = score();
+    applyText(after, [page([{ ...run, text: 'pocof', words: [word('pocof', 196, 260)] }])]);
+    expect(after.parts[0]!.measures[0]!.directions.map((d) => [d.dynamics, d.words])).toEqual([[undefined, 'poco'], ['f', undefined]]);
     // A word of the lexicon that starts with a dynamic's letter stays whole.
     const pizz = score();
     applyText(pizz, [page([{ ...run, text: 'pizz.', words: [word('pizz.', 196, 240)] }])]);

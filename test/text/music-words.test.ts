@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correctMusicWords, musicWordsOnly, oneEditApart } from '../../src/text/music-words.js';
+import { correctMusicWords, musicWordsOnly, oneEditApart, wordBeforeMark } from '../../src/text/music-words.js';
 import { MUSIC_WORDS } from '../../src/text/music-lexicon.js';
 
 describe('performance words', () => {
@@ -65,6 +65,16 @@ describe('performance words', () => {
     expect(correctMusicWords('Tempo I')).toBe('Tempo I');
     expect(correctMusicWords('sul G')).toBe('sul G');
     expect(correctMusicWords('m.v.')).toBe('m.v.');
+  });
+
+  it('read a performance word printed before a mark, run together with it, as the word and the mark', () => {
+    expect(wordBeforeMark('pocof')).toEqual({ word: 'poco', mark: 'f', letters: 4 });
+    expect(wordBeforeMark('semprepp')).toEqual({ word: 'sempre', mark: 'pp', letters: 6 });
+    expect(wordBeforeMark('più f')).toEqual({ word: 'più', mark: 'f', letters: 3 });
+    // "più" with its i lost, a letter off: only where asked for.
+    expect(wordBeforeMark('puf')).toEqual({ word: 'più', mark: 'f', letters: 2 });
+    expect(wordBeforeMark('puf', { lettersOff: false })).toBeUndefined();
+    for (const text of ['fz p', 'sfp', 'mf', 'pizz.', 'dim.', 'arco']) expect(wordBeforeMark(text), text).toBeUndefined();
   });
 
   it('keep the punctuation around a corrected word', () => {
