@@ -114,6 +114,7 @@ export async function readPage({ page, transform, space, staves, systems, symbol
     dropTimeGlyphHeads(readings, space);
     splitAtTimeSignatures(measures, readings, space);
     dropEmptyOpening(measures, readings);
+    dropCourtesyClosing(measures, readings);
     const strokes = readings.flatMap((r) => r.items.filter((i): i is Stroke => i.kind === 'chord'));
     const curves = linkCurves(symbols.curves.filter((c) => system.staves.includes(c.staff)), strokes, space);
     const endings = systemEndings(measures.bounds, symbols.voltas.filter((v) => system.staves.includes(v.staff)), space);
@@ -248,6 +249,22 @@ function dropEmptyOpening(measures: SystemMeasures, readings: readonly StaffRead
   measures.right.splice(0, 1);
   const [opening, next] = measures.left.splice(0, 2);
   measures.left.unshift(opening ?? next);
+}
+
+/**
+ * A last "measure" with nothing in it on any staff but a key or time signature, on half the staves or
+ * more, is the courtesy signature after a system's last barline, announcing the next system's: it joins
+ * the measure before it, whose barline stays the system's last.
+ */
+export function dropCourtesyClosing(measures: SystemMeasures, readings: readonly StaffReading[]): void {
+  const n = measures.bounds.length - 1;
+  const last = measures.bounds[n - 1]!;
+  if (n < 2 || readings.some((r) => r.items.some((i) => i.x > last))) return;
+  const shown = readings.filter((r) => r.signatures.keys.some((k) => k.x > last) || r.times.some((t) => t.x > last)).length;
+  if (!shown || shown < Math.ceil(readings.length / 2)) return;
+  measures.bounds.splice(n - 1, 1);
+  measures.right.splice(n - 1, 1);
+  measures.left.splice(n - 1, 1);
 }
 
 /**

@@ -82,6 +82,16 @@ describe('buildScore', () => {
     expect(lower.measures[2]!.key?.fifths).toBe(0);
   });
 
+  it('starts a first system that shows no key but ends in a courtesy key in C, the key changing at the next system', () => {
+    const courtesy = (staff: StaffReading): StaffReading => ({ ...staff, signatures: { ...staff.signatures, keys: [{ x: 850, value: 6 }] } });
+    const next = () => system(0, [emptyStaff(100, TREBLE, 6), emptyStaff(300, BASS, 6)]);
+    const score = buildScore([system(0, [courtesy(emptyStaff(100, TREBLE, undefined)), courtesy(emptyStaff(300, BASS, undefined))]), next()]);
+    for (const part of score.parts) expect(part.measures.map((m) => m.key?.fifths)).toEqual([0, undefined, 6, undefined]);
+    // Without it, a first system that shows no key is taken to have missed reading it.
+    const unread = buildScore([system(0, [emptyStaff(100, TREBLE, undefined), emptyStaff(300, BASS, undefined)]), next()]);
+    for (const part of unread.parts) expect(part.measures.map((m) => m.key?.fifths)).toEqual([6, undefined, undefined, undefined]);
+  });
+
   it('starts a new movement (a final barline, then a time signature) in C where its system shows no key, and carries the key otherwise', () => {
     const timed = (staff: StaffReading, beats: number): StaffReading => ({ ...staff, times: [{ x: 160, value: { beats, beatType: 4 } }] });
     const ending = (style: 'light-heavy' | 'light-light', beats?: number) => {

@@ -20,7 +20,7 @@ import { sameClef } from '../clef-pitch.js';
 import { voiceDuration } from '../measure-repair.js';
 import { mostRead, reconcileOpeningKeys } from '../opening-keys.js';
 import type { StaffReading, SystemReading } from '../read-page.js';
-import type { ScorePass, StaffMeasure } from './reading-state.js';
+import type { MeasureState, ScorePass, StaffMeasure } from './reading-state.js';
 
 /** A staff's opening clef and key stand within this many spaces of its start. */
 const NEAR_START_SPACES = 8;
@@ -30,6 +30,9 @@ const CLEF_BEFORE_BARLINE = 2;
 const KEY_BEFORE_BARLINE = 1;
 /** Key signatures on other staves within this many spaces of one are the same change. */
 const KEY_ACROSS_STAVES = 3;
+
+/** A key that starts this many spaces or less before a system's end, after its last note, is a courtesy key for the next system (seven sharps and a barline fit). */
+const COURTESY_KEY_REACH = 9;
 
 /** The clef a staff is read in where none was ever read for it. */
 const DEFAULT_CLEF: Clef = { sign: 'G', line: 2 };
@@ -48,7 +51,14 @@ export const signaturesPass: ScorePass = {
     // A staff hidden in the first system (orchestral scores leave silent staves out) or with its clef
     // unreadable there starts in the clef and key it shows where it first appears.
     const clefState: Clef[] = layout.slots.map((_, s) => firstOpeningClef(systems, slotsOf, s) ?? DEFAULT_CLEF);
-    const keyState: number[] = layout.slots.map((_, s) => firstOpeningKey(openingKeys, s) ?? 0);
+    // A key printed after the last note of a system is a courtesy one: the next system opens in it. A
+    // first system that shows no key but ends in a courtesy key is in C, the key changing at the next.
+    const lastOfSystem = state.measures.filter((m, i) => state.measures[i + 1]?.system !== m.system);
+    const courtesy = (reading: StaffReading, x: number, measure: MeasureState) => lastOfSystem.includes(measure) && x > lastItemX(measure) && reading.staff.x1 - x < systems[measure.system]!.space * COURTESY_KEY_REACH;
+    const firstLast = lastOfSystem[0];
+    const endsInCourtesy = !!firstLast && systems[0]!.staves.some((r) => r.signatures.keys.some((k) => k.value !== 0 && courtesy(r, k.x, firstLast)));
+    const openingInC = endsInCourtesy && openingReadings[0]!.every((value) => value === undefined);
+    const keyState: number[] = layout.slots.map((_, s) => (openingInC ? 0 : (firstOpeningKey(openingKeys, s) ?? 0)));
 
     state.measures.forEach((measureState, i) => {
       const { system: si, index: m, left, right } = measureState;
@@ -62,7 +72,7 @@ export const signaturesPass: ScorePass = {
       const shown = openingReadings[si]!.some((value) => value !== undefined);
       const newMovement = m === 0 && !first && !shown && measureState.timeShown && endsMovement(state.measures[i - 1]!.parts[0]?.rightBarline);
       // A key change inside a system moves every staff by one amount; a staff that missed reading it follows.
-      const midKeys = m === 0 ? [] : system.staves.map((reading) => reading.signatures.keys.find((kk) => kk.x >= left - system.space * KEY_BEFORE_BARLINE && kk.x < right && !isOpening(system, reading, kk.x) && keySeenAcross(system, reading, kk.x))?.value);
+      const midKeys = m === 0 ? [] : system.staves.map((reading) => reading.signatures.keys.find((kk) => kk.x >= left - system.space * KEY_BEFORE_BARLINE && kk.x < right && !isOpening(system, reading, kk.x) && !courtesy(reading, kk.x, measureState) && keySeenAcross(system, reading, kk.x))?.value);
       const midShift = mostRead(midKeys.flatMap((value, k) => (value === undefined ? [] : [value - keyState[slots[k]!]!])));
       layout.slots.forEach((slot, s) => {
         const k = slots.indexOf(s);
@@ -81,7 +91,7 @@ export const signaturesPass: ScorePass = {
             measure.clefs.push({ ...c.value, staff: slot.staff, offset });
             if (atStart || compare(offset, ZERO) === 0) clefState[s] = c.value;
           }
-          const key = m === 0 ? (shown || first ? openingKeys[si]![s] : newMovement ? 0 : undefined) : (midKeys[k] ?? (midShift === undefined ? undefined : keyState[s]! + midShift));
+          const key = m === 0 ? (first && openingInC ? 0 : shown || first ? openingKeys[si]![s] : newMovement ? 0 : undefined) : (midKeys[k] ?? (midShift === undefined ? undefined : keyState[s]! + midShift));
           if (key !== undefined && (key !== keyState[s] || first)) {
             keyState[s] = key;
             if (slot.staff === 1) measure.key = { fifths: key };
@@ -144,6 +154,13 @@ function keySeenAcross(system: SystemReading, reading: StaffReading, x: number):
   if (system.staves.length < 2) return true;
   const seen = system.staves.filter((r) => r.signatures.keys.some((k) => Math.abs(k.x - x) < system.space * KEY_ACROSS_STAVES)).length;
   return seen >= Math.ceil(system.staves.length / 2) + (system.staves.length === 2 ? 1 : 0);
+}
+
+/** Where the last note or rest of a measure stands, on any of its staves. */
+function lastItemX(measure: MeasureState): number {
+  let x = measure.left;
+  for (const staff of measure.staves.values()) for (const voice of staff.voices) for (const item of voice) x = Math.max(x, item.x);
+  return x;
 }
 
 /** The clef slot s shows at the start of the first system where one is read there. */
