@@ -106,6 +106,14 @@ describe('buildScore', () => {
     for (const part of ending('light-heavy').parts) expect(part.measures[2]!.key).toBeUndefined();
   });
 
+  it('does not take a first movement\'s key from the next movement\'s systems', () => {
+    const timed = (staff: StaffReading): StaffReading => ({ ...staff, times: [{ x: 160, value: { beats: 3, beatType: 4 } }] });
+    const end = system(0, [emptyStaff(100, TREBLE, undefined), emptyStaff(300, BASS, undefined)]);
+    end.measures = { ...end.measures, right: [undefined, { style: 'light-heavy' }] };
+    const next = system(0, [timed(emptyStaff(100, TREBLE, -3)), timed(emptyStaff(300, BASS, -3))]);
+    for (const part of buildScore([end, next]).parts) expect(part.measures.map((m) => m.key?.fifths)).toEqual([0, undefined, -3, undefined]);
+  });
+
   it('puts a system’s braced staves in the piano’s slots when the voice above them went unseen', () => {
     const full = { ...system(0, [emptyStaff(100, TREBLE, 0), emptyStaff(300, TREBLE, 0), emptyStaff(500, BASS, 0)]), braces: [[1, 2]] as [number, number][] };
     const right = emptyStaff(300, TREBLE, 0);

@@ -47,7 +47,11 @@ export const signaturesPass: ScorePass = {
       system.staves.forEach((reading, k) => (bySlot[slotsOf[si]![k]!] = openingKey(system, reading)));
       return bySlot;
     });
-    const openingKeys = reconcileOpeningKeys(openingReadings);
+    // A movement's systems are reconciled apart from the next movement's: its key is its own.
+    const movementStarts = systems.map((_, si) => si > 0 && startsMovement(state.measures, si)).flatMap((starts, si) => (starts ? [si] : []));
+    const chunks = [0, ...movementStarts, systems.length].slice(0, -1).map((from, i, all) => openingReadings.slice(from, all[i + 1] ?? systems.length));
+    const openingKeys = chunks.flatMap((chunk) => reconcileOpeningKeys(chunk));
+    const firstMovementKeys = openingKeys.slice(0, movementStarts[0] ?? systems.length);
     // A staff hidden in the first system (orchestral scores leave silent staves out) or with its clef
     // unreadable there starts in the clef and key it shows where it first appears.
     const clefState: Clef[] = layout.slots.map((_, s) => firstOpeningClef(systems, slotsOf, s) ?? DEFAULT_CLEF);
@@ -58,7 +62,7 @@ export const signaturesPass: ScorePass = {
     const firstLast = lastOfSystem[0];
     const endsInCourtesy = !!firstLast && systems[0]!.staves.some((r) => r.signatures.keys.some((k) => k.value !== 0 && courtesy(r, k.x, firstLast)));
     const openingInC = endsInCourtesy && openingReadings[0]!.every((value) => value === undefined);
-    const keyState: number[] = layout.slots.map((_, s) => (openingInC ? 0 : (firstOpeningKey(openingKeys, s) ?? 0)));
+    const keyState: number[] = layout.slots.map((_, s) => (openingInC ? 0 : (firstOpeningKey(firstMovementKeys, s) ?? 0)));
 
     state.measures.forEach((measureState, i) => {
       const { system: si, index: m, left, right } = measureState;
@@ -70,7 +74,7 @@ export const signaturesPass: ScorePass = {
       // that opens with a time signature) starts in the key it shows: one that shows none is in C (no
       // naturals cancel a key across a movement's end).
       const shown = openingReadings[si]!.some((value) => value !== undefined);
-      const newMovement = m === 0 && !first && !shown && measureState.timeShown && endsMovement(state.measures[i - 1]!.parts[0]?.rightBarline);
+      const newMovement = m === 0 && !shown && movementStarts.includes(si);
       // A key change inside a system moves every staff by one amount; a staff that missed reading it follows.
       const midKeys = m === 0 ? [] : system.staves.map((reading) => reading.signatures.keys.find((kk) => kk.x >= left - system.space * KEY_BEFORE_BARLINE && kk.x < right && !isOpening(system, reading, kk.x) && !courtesy(reading, kk.x, measureState) && keySeenAcross(system, reading, kk.x))?.value);
       const midShift = mostRead(midKeys.flatMap((value, k) => (value === undefined ? [] : [value - keyState[slots[k]!]!])));
@@ -112,6 +116,12 @@ export const signaturesPass: ScorePass = {
     });
   },
 };
+
+/** Whether system si opens a new movement: its first measure shows a time signature and the measure before ends with a final barline. */
+function startsMovement(measures: readonly MeasureState[], si: number): boolean {
+  const i = measures.findIndex((m) => m.system === si);
+  return i > 0 && measures[i]!.timeShown && endsMovement(measures[i - 1]!.parts[0]?.rightBarline);
+}
 
 /** A final barline: light-heavy, with no repeat and no ending (a first ending's close repeats). */
 function endsMovement(barline: Barline | undefined): boolean {
