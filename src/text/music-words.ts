@@ -58,15 +58,17 @@ export function wordBeforeMark(text: string, options: { lettersOff?: boolean } =
   const cuts = MARKS_AFTER_WORDS.filter((m) => letters.endsWith(m))
     .map((mark) => ({ mark, head: letters.slice(0, letters.length - mark.length) }))
     .filter(({ head }) => head.length >= 2 && !MARK_LETTERS.test(head));
-  const word = (test: (e: Entry) => boolean) => {
+  const find = (lettersOff: boolean) => {
     for (const { mark, head } of cuts) {
-      const entry = ENTRIES.find((e) => !MARK_LETTERS.test(e.letters) && test(e) && (plainLetters(e.printed) === head || (e.works >= CORRECTION_MIN_WORKS && e.letters.length >= CORRECTION_MIN_LETTERS && oneEditApart(head, plainLetters(e.printed)))));
+      const entry = ENTRIES.find((e) =>
+        !MARK_LETTERS.test(e.letters) &&
+        (lettersOff ? e.works >= CORRECTION_MIN_WORKS && e.letters.length >= CORRECTION_MIN_LETTERS && oneEditApart(head, plainLetters(e.printed)) : plainLetters(e.printed) === head));
       if (entry) return { word: entry.printed, mark, letters: head.length };
     }
     return undefined;
   };
   // A word read letter for letter before any reading one letter off.
-  return word((e) => cuts.some(({ head }) => plainLetters(e.printed) === head)) ?? (options.lettersOff ?? true ? word(() => true) : undefined);
+  return find(false) ?? ((options.lettersOff ?? true) ? find(true) : undefined);
 }
 
 /** Letters only, lower case, accents dropped ("Più" → "piu"). */
