@@ -114,10 +114,13 @@ export async function readPage({ page, transform, space, staves, systems, symbol
     dropTimeGlyphHeads(readings, space);
     splitAtTimeSignatures(measures, readings, space);
     dropEmptyOpening(measures, readings);
+    // A volta bracket ends at the system's last barline, before any courtesy signature: it is placed first.
+    const placed = systemEndings(measures.bounds, symbols.voltas.filter((v) => system.staves.includes(v.staff)), space);
     dropCourtesyClosing(measures, readings);
+    const lastMeasure = measures.bounds.length - 2;
+    const endings = placed.filter((e) => e.first <= lastMeasure).map((e) => ({ ...e, last: Math.min(e.last, lastMeasure) }));
     const strokes = readings.flatMap((r) => r.items.filter((i): i is Stroke => i.kind === 'chord'));
     const curves = linkCurves(symbols.curves.filter((c) => system.staves.includes(c.staff)), strokes, space);
-    const endings = systemEndings(measures.bounds, symbols.voltas.filter((v) => system.staves.includes(v.staff)), space);
     return { page, transform, staves: readings, braces: braceRanges(system.staves, staves, symbols, space), measures, curves, endings, space };
   }));
 }
