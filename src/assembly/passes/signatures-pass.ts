@@ -77,8 +77,8 @@ export const signaturesPass: ScorePass = {
       const shown = openingReadings[si]!.some((value) => value !== undefined);
       const newMovement = m === 0 && !shown && movementStarts.includes(si);
       // A key change inside a system moves every staff by one amount; a staff that missed reading it follows.
-      // Naturals before a new key cancel each sharp or flat of the old one that it drops: fewer are the notes'.
-      const cancels = (kk: KeySignature, k: number) => kk.naturals === undefined || kk.naturals >= dropped(keyState[slots[k]!]!, kk.value);
+      // Naturals alone cancel a key only when there are as many as it has sharps or flats (fewer are the notes').
+      const cancels = (kk: KeySignature, k: number) => kk.value !== 0 || kk.naturals === undefined || kk.naturals >= Math.abs(keyState[slots[k]!]!);
       const midKeys = m === 0 ? [] : system.staves.map((reading, k) => reading.signatures.keys.find((kk) => kk.x >= left - system.space * KEY_BEFORE_BARLINE && kk.x < right && !isOpening(system, reading, kk.x) && !courtesy(reading, kk.x, measureState) && cancels(kk, k) && keySeenAcross(system, reading, kk.x))?.value);
       const midShift = mostRead(midKeys.flatMap((value, k) => (value === undefined ? [] : [value - keyState[slots[k]!]!])));
       layout.slots.forEach((slot, s) => {
@@ -167,11 +167,6 @@ function keySeenAcross(system: SystemReading, reading: StaffReading, x: number):
   if (system.staves.length < 2) return true;
   const seen = system.staves.filter((r) => r.signatures.keys.some((k) => Math.abs(k.x - x) < system.space * KEY_ACROSS_STAVES)).length;
   return seen >= Math.ceil(system.staves.length / 2) + (system.staves.length === 2 ? 1 : 0);
-}
-
-/** How many of an old key's sharps or flats a new key drops: all of them, unless the new one has more of the same. */
-function dropped(from: number, to: number): number {
-  return Math.sign(from) === Math.sign(to) ? Math.max(0, Math.abs(from) - Math.abs(to)) : Math.abs(from);
 }
 
 /** Where the last note or rest of a measure stands, on any of its staves. */
