@@ -18,14 +18,9 @@ export interface Placed<T> {
   value: T;
 }
 
-/** A key signature read, in fifths; one that cancels the key before it says with how many naturals. */
-export interface KeySignature extends Placed<number> {
-  naturals?: number;
-}
-
 export interface StaffSignatures {
   clefs: Placed<Clef>[];
-  keys: KeySignature[];
+  keys: Placed<number>[];
   /** Time-signature glyph groups (one per signature), read by time-signature.ts. */
   times: Placed<TimeGlyph[]>[];
   /** Accidentals that belong to key signatures. */
@@ -60,7 +55,7 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: Symbo
   );
   const accidentals = mine(symbols.accidentals);
   const keyAccidentals = new Set<AccidentalSymbol>();
-  const keys: KeySignature[] = [];
+  const keys: Placed<number>[] = [];
   // Key signatures start after the opening clef, after a clef change, or just after a barline.
   const starts = [...clefSymbols.map((c) => c.x1), ...barlineXs.map((x) => x + space * KEY_AFTER_BARLINE)].sort((a, b) => a - b);
   if (!clefSymbols.length) starts.unshift(staff.x0 + space * KEY_WITHOUT_CLEF);
@@ -82,13 +77,12 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: Symbo
     run.forEach((a) => keyAccidentals.add(a));
     const x = run[0]!.x0;
     // Naturals cancel the old key; the new key's sharps or flats may follow them.
-    const naturals = run[0]!.kind === 'natural' ? run.length : undefined;
-    if (naturals) {
+    if (run[0]!.kind === 'natural') {
       const after = inKeyOrder(keyRun(accidentals, heads, run[run.length - 1]!.x1, times, space), clefAt(from));
       after.forEach((a) => keyAccidentals.add(a));
       run = after;
     }
-    keys.push({ x, value: !run.length ? 0 : run[0]!.kind === 'sharp' ? run.length : -run.length, ...(naturals ? { naturals } : {}) });
+    keys.push({ x, value: !run.length ? 0 : run[0]!.kind === 'sharp' ? run.length : -run.length });
   }
   const clefX1 = clefSymbols[0]?.x1;
   const openingTime = clefX1 === undefined ? undefined : times.find((t) => t.x > clefX1);

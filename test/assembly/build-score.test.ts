@@ -106,18 +106,6 @@ describe('buildScore', () => {
     for (const part of ending('light-heavy').parts) expect(part.measures[2]!.key).toBeUndefined();
   });
 
-  it('takes naturals after a barline for a key cancelled only where there are as many as the key has flats', () => {
-    const cancelled = (naturals: number) => {
-      const staff = (top: number, clef: Clef): StaffReading => {
-        const reading = emptyStaff(top, clef, -2);
-        return { ...reading, signatures: { ...reading.signatures, keys: [...reading.signatures.keys, { x: 515, value: 0, naturals }] } };
-      };
-      return buildScore([system(0, [staff(100, TREBLE), staff(300, BASS)])]).parts.map((p) => p.measures.map((m) => m.key?.fifths));
-    };
-    expect(cancelled(2)).toEqual([[-2, 0], [-2, 0]]);
-    expect(cancelled(1)).toEqual([[-2, undefined], [-2, undefined]]);
-  });
-
   it('does not take a first movement\'s key from the next movement\'s systems', () => {
     const timed = (staff: StaffReading): StaffReading => ({ ...staff, times: [{ x: 160, value: { beats: 3, beatType: 4 } }] });
     const end = system(0, [emptyStaff(100, TREBLE, undefined), emptyStaff(300, BASS, undefined)]);

@@ -20,7 +20,6 @@ import { sameClef } from '../clef-pitch.js';
 import { voiceDuration } from '../measure-repair.js';
 import { mostRead, reconcileOpeningKeys } from '../opening-keys.js';
 import type { StaffReading, SystemReading } from '../read-page.js';
-import type { KeySignature } from '../signatures.js';
 import type { MeasureState, ScorePass, StaffMeasure } from './reading-state.js';
 
 /** A staff's opening clef and key stand within this many spaces of its start. */
@@ -77,9 +76,7 @@ export const signaturesPass: ScorePass = {
       const shown = openingReadings[si]!.some((value) => value !== undefined);
       const newMovement = m === 0 && !shown && movementStarts.includes(si);
       // A key change inside a system moves every staff by one amount; a staff that missed reading it follows.
-      // Naturals alone cancel a key only when there are as many as it has sharps or flats (fewer are the notes').
-      const cancels = (kk: KeySignature, k: number) => kk.value !== 0 || kk.naturals === undefined || kk.naturals >= Math.abs(keyState[slots[k]!]!);
-      const midKeys = m === 0 ? [] : system.staves.map((reading, k) => reading.signatures.keys.find((kk) => kk.x >= left - system.space * KEY_BEFORE_BARLINE && kk.x < right && !isOpening(system, reading, kk.x) && !courtesy(reading, kk.x, measureState) && cancels(kk, k) && keySeenAcross(system, reading, kk.x))?.value);
+      const midKeys = m === 0 ? [] : system.staves.map((reading) => reading.signatures.keys.find((kk) => kk.x >= left - system.space * KEY_BEFORE_BARLINE && kk.x < right && !isOpening(system, reading, kk.x) && !courtesy(reading, kk.x, measureState) && keySeenAcross(system, reading, kk.x))?.value);
       const midShift = mostRead(midKeys.flatMap((value, k) => (value === undefined ? [] : [value - keyState[slots[k]!]!])));
       layout.slots.forEach((slot, s) => {
         const k = slots.indexOf(s);
