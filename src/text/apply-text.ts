@@ -26,7 +26,7 @@ import { nearestStaff } from '../staves/staff-geometry.js';
 import { assignSyllables, splitSyllables, syllableCuts, type NoteSlot } from './lyrics.js';
 import { letterStart, type OcrWord } from './ocr.js';
 import type { PageText, ReadLine } from './page-text.js';
-import { correctMusicWords, exactMusicWord, wordBeforeMark } from './music-words.js';
+import { correctMusicWords, exactMusicWord, MARK_LETTERS, wordBeforeMark } from './music-words.js';
 import type { Beat, BeatUnit } from './metronome-glyph.js';
 
 /** Syllables part where letters stand further apart than this share of the letter height. */
@@ -369,14 +369,12 @@ export function readDynamic(text: string): string | undefined {
 
 /** Fewest letters a word read among the dynamics has: two or one ("If", "Fy") are a mark misread. */
 const MIN_MARK_WORD_LETTERS = 3;
-/** The letters dynamics are spelled with: a line of only these that spells none is a mark misread ("Szp"), not a word. */
-const DYNAMIC_LETTERS = /^[pmfszrn]+$/;
 
 /** A line found among the dynamics pixels that spells no dynamic, as expression words ("cresc."); undefined where it reads as a misread mark. */
 export function readMarkWords(text: string): string | undefined {
   const words = cleanText(text);
   const letters = words.toLowerCase().replace(/[^\p{L}]/gu, '');
-  return letters.length >= MIN_MARK_WORD_LETTERS && !DYNAMIC_LETTERS.test(letters) ? words : undefined;
+  return letters.length >= MIN_MARK_WORD_LETTERS && !MARK_LETTERS.test(letters) ? words : undefined;
 }
 
 /**

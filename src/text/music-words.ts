@@ -16,12 +16,14 @@ const CORRECTION_MIN_LETTERS = 3;
 
 interface Entry {
   letters: string;
+  /** Its letters with accents dropped ("più" → "piu"), as a word before a mark is matched. */
+  plain: string;
   printed: string;
   works: number;
 }
 
 const letterOnly = (text: string) => text.toLowerCase().replace(/[^\p{L}]/gu, '');
-const ENTRIES: Entry[] = MUSIC_WORDS.map(([printed, works]) => ({ letters: letterOnly(printed), printed, works }));
+const ENTRIES: Entry[] = MUSIC_WORDS.map(([printed, works]) => ({ letters: letterOnly(printed), plain: plainLetters(printed), printed, works }));
 const KNOWN = new Set(ENTRIES.map((e) => e.letters));
 /** Performance words scores print abbreviated ("cresc.", "dim.", "espress."), by their letters. */
 const ABBREVIATED = new Set(ENTRIES.filter((e) => e.printed.endsWith('.') && e.works >= CORRECTION_MIN_WORKS).map((e) => e.letters));
@@ -42,8 +44,8 @@ export function musicWordsOnly(text: string): boolean {
 
 /** The marks a word may be printed before ("più f", "poco p", "sempre pp"), by their letters. */
 const MARKS_AFTER_WORDS = ['pppp', 'ppp', 'pp', 'p', 'mp', 'mf', 'f', 'ff', 'fff', 'ffff', 'sf', 'sfz', 'sffz', 'sfp', 'fp', 'fz', 'rf', 'rfz'];
-/** A mark's letters only: a reading spelled so is no performance word. */
-const MARK_LETTERS = /^[pfmrszn]+$/;
+/** The letters dynamics are spelled with: a reading of only these is a mark, or a mark misread, and no performance word. */
+export const MARK_LETTERS = /^[pfmrszn]+$/;
 
 /**
  * A reading of a word printed just before a dynamic mark ("più f", read run together as "puf" or "pocof"),
@@ -54,7 +56,7 @@ const MARK_LETTERS = /^[pfmrszn]+$/;
 export function wordBeforeMark(text: string, options: { lettersOff?: boolean } = {}): { word: string; mark: string; letters: number } | undefined {
   const letters = plainLetters(text);
   // A word of the lexicon whole ("rinf.") is one word.
-  if (ENTRIES.some((e) => plainLetters(e.printed) === letters)) return undefined;
+  if (ENTRIES.some((e) => e.plain === letters)) return undefined;
   const cuts = MARKS_AFTER_WORDS.filter((m) => letters.endsWith(m))
     .map((mark) => ({ mark, head: letters.slice(0, letters.length - mark.length) }))
     .filter(({ head }) => head.length >= 2 && !MARK_LETTERS.test(head));
@@ -62,7 +64,7 @@ export function wordBeforeMark(text: string, options: { lettersOff?: boolean } =
     for (const { mark, head } of cuts) {
       const entry = ENTRIES.find((e) =>
         !MARK_LETTERS.test(e.letters) &&
-        (lettersOff ? e.works >= CORRECTION_MIN_WORKS && e.letters.length >= CORRECTION_MIN_LETTERS && oneEditApart(head, plainLetters(e.printed)) : plainLetters(e.printed) === head));
+        (lettersOff ? e.works >= CORRECTION_MIN_WORKS && e.letters.length >= CORRECTION_MIN_LETTERS && oneEditApart(head, e.plain) : e.plain === head));
       if (entry) return { word: entry.printed, mark, letters: head.length };
     }
     return undefined;
@@ -115,7 +117,12 @@ function completedAbbreviation(token: string): string {
   const letters = letterOnly(token);
   if (letters.length < 2 || KNOWN.has(letters) || !/^\p{L}+\.?$/u.test(token)) return token;
   const entry = ENTRIES.find((e) => e.works >= CORRECTION_MIN_WORKS && ABBREVIATED.has(e.letters) && e.letters.startsWith(letters));
-  return entry ? (/^\p{Lu}/u.test(token) ? entry.printed[0]!.toUpperCase() + entry.printed.slice(1) : entry.printed) : token;
+  return entry ? withCapitalOf(token, entry.printed) : token;
+}
+
+/** A word of the lexicon with the capital of the reading it stands for ("Accel" → "Accel."). */
+function withCapitalOf(reading: string, word: string): string {
+  return /^\p{Lu}/u.test(reading) ? word[0]!.toUpperCase() + word.slice(1) : word;
 }
 
 function correctToken(token: string): string {
@@ -134,8 +141,7 @@ function correctToken(token: string): string {
   const lead = /^[^\p{L}]*/u.exec(token)![0];
   const trail = /[^\p{L}]*$/u.exec(token)![0];
   const word = best.printed.endsWith('.') && trail.startsWith('.') ? best.printed.slice(0, -1) : best.printed;
-  const capital = /^\p{Lu}/u.test(token.slice(lead.length)) ? word[0]!.toUpperCase() + word.slice(1) : word;
-  return lead + capital + trail;
+  return lead + withCapitalOf(token.slice(lead.length), word) + trail;
 }
 
 /** An abbreviation with the period the OCR lost or read as a comma put back after its last letter ("dim" → "dim.", "cresc," → "cresc."). */

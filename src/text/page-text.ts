@@ -121,14 +121,17 @@ export async function readPageText(input: TextPageInput & { transform: PageTrans
   });
   // A line read as two marks may be a word and a mark ("più f", "poco p"): the word's italic letters are
   // painted as dynamics too, and the model reads a piece of it as a mark. The OCR reads such lines as well.
+  // Both go to the OCR worker at once, with the lines the model is unsure of.
   const pairs = trusted.filter((s) => s.read.length > 1);
-  const worded = (await readLines(input.gray, regions, pairs.map((s) => s.line), ocr, early)).flatMap((read) => {
+  const unsure = marks.filter((line) => !trusted.some((s) => s.line === line));
+  const pairsRead = readLines(input.gray, regions, pairs.map((s) => s.line), ocr, early);
+  const unsureRead = readLines(input.gray, regions, unsure, ocr, early);
+  const worded = (await pairsRead).flatMap((read) => {
     const split = wordAndMark(read);
     return split ? [{ read, split }] : [];
   });
   const sure = trusted.filter((s) => !worded.some((w) => sameBox(w.read, s.line)));
-  const unsure = marks.filter((line) => !trusted.some((s) => s.line === line));
-  const lines = [...(await first), ...(await then), ...worded.flatMap((w) => w.split), ...(await readLines(input.gray, regions, unsure, ocr, early))];
+  const lines = [...(await first), ...(await then), ...worded.flatMap((w) => w.split), ...(await unsureRead)];
   for (const { line, read } of sure) lines.push(...read.map((mark) => markLine(line, mark)));
   lines.push(...pedals);
   for (const line of lines) {
