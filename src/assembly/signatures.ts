@@ -72,8 +72,11 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: Symbo
     // accidental before the first note, standing where the next sharp or flat of the key would.
     const ordered = inKeyOrder(candidate, clefAt(from));
     let run = from !== opening ? ordered : ordered.length === candidate.length - 1 && ordered.length >= 2 ? ordered : candidate;
-    // One accidental after a barline is far likelier a note's than a change to a one-sharp key.
+    // One accidental after a barline is far likelier a note's than a change to a one-sharp key; naturals
+    // cancelling a key start where its first sharp or flat stood (a note's cautionary natural, in
+    // parentheses, stands anywhere).
     if (!run.length || (from !== opening && run.length < 2 && run[0]!.kind !== 'natural')) continue;
+    if (from !== opening && run[0]!.kind === 'natural' && !startsCancel(run[0]!, clefAt(from))) continue;
     run.forEach((a) => keyAccidentals.add(a));
     const x = run[0]!.x0;
     // Naturals cancel the old key; the new key's sharps or flats may follow them.
@@ -199,6 +202,12 @@ function inKeyOrder(run: AccidentalSymbol[], clef: Clef): AccidentalSymbol[] {
     best = Math.max(best, n);
   }
   return run.slice(0, best);
+}
+
+/** Whether a natural stands on the step of a key's first sharp (F) or first flat (B), as the first natural of a cancelled key does. */
+function startsCancel(natural: AccidentalSymbol, clef: Clef): boolean {
+  const step = ((diatonicAt(clef, natural.position) % 7) + 7) % 7;
+  return step === SHARP_STEPS[0] || step === FLAT_STEPS[0];
 }
 
 function readClef(c: ClefSymbol, staff: Staff): Clef {

@@ -62,6 +62,20 @@ describe('staffSignatures', () => {
     expect(s.keyAccidentals.has(misread)).toBe(true);
   });
 
+  it('takes a natural after a barline for a cancelled key only where a key\'s first sharp or flat stands', () => {
+    // A natural alone after the barline at x 300, with the next head over a space away: on the top line
+    // (F5, the first sharp of a key) it cancels the key; on the bottom line (E4, a cautionary natural in
+    // parentheses before a note) it is the note's.
+    const natural = (position: number): AccidentalSymbol => ({ x0: 310, x1: 318, y0: at(position) - SPACE * 1.4, y1: at(position) + SPACE * 1.4, staff: 0, confidence: 0.9, kind: 'natural', position });
+    const keysWith = (position: number) => {
+      const symbols = page([natural(position)]);
+      symbols.heads.push({ x0: 332, x1: 346, y0: at(8) - 6, y1: at(8) + 6, x: 339, y: at(8), staff: 0, confidence: 1, kind: 'black', position: 8, small: false });
+      return staffSignatures(0, staff, symbols, [300], SPACE).keys;
+    };
+    expect(keysWith(0)).toEqual([{ x: 310, value: 0 }]);
+    expect(keysWith(8)).toEqual([]);
+  });
+
   it('measures a clef change the model labelled only in part by its own ink', () => {
     const symbols = page([]);
     // A treble clef change at x 300–320: the model labelled two spaces of it; its ink reaches from
