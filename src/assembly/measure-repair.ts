@@ -56,7 +56,7 @@ function restoreTuplets(items: readonly TimedItem[], before: readonly (Tuplet | 
  * Returns whether tuplets made it fit: marked ones, or ones its beams and its
  * length imply (both license unmarked triplets later on the staff).
  */
-export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number, tripletsShown = false): boolean {
+export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number, tripletsShown = false, compoundTime = false): boolean {
   if (items.length === 1 && items[0]!.isRest && (items[0]!.type === 'whole' || items[0]!.type === 'half' || compare(items[0]!.duration, expected) !== 0)) {
     items[0]!.measureRest = true;
     items[0]!.duration = expected;
@@ -83,6 +83,7 @@ export function repairVoice(items: TimedItem[], expected: Fraction, tupletMarks:
   }
   if (tripletsShown && compare(voiceDuration(items), expected) > 0 && unmarkedTriplets(items, expected, tupletMarks, space)) return true;
   if (compare(voiceDuration(items), expected) > 0) tripletsPastMisread(items, expected, tupletMarks, space);
+  if (compoundTime && compare(voiceDuration(items), expected) < 0 && markedDuplets(items, expected, tupletMarks, space)) return true;
   const missing = sub(expected, voiceDuration(items));
   // One dot more or less: the dot adds half the item's undotted value (for a single dot).
   const candidates = items.filter((item) => {
@@ -167,6 +168,29 @@ function tripletsPastMisread(items: TimedItem[], expected: Fraction, tupletMarks
   if (compare(voiceDuration(items), expected) < 0) restoreTuplets(items, before);
 }
 
+/**
+ * In compound time a beat split in two is printed as a duplet: two eighths (or an eighth and two
+ * sixteenths) in the time of three, under a "2". A voice short of its measure, with marks over beamed
+ * groups of two units, fits once each such group is a duplet; if it does not fit exactly, nothing changes.
+ */
+function markedDuplets(items: TimedItem[], expected: Fraction, tupletMarks: readonly number[], space: number): boolean {
+  const before = items.map((i) => i.tuplet);
+  for (const span of beamSpans(items)) {
+    if (span.length < 2 || span.some((i) => i.tuplet || i.grace) || !markedOver(span, tupletMarks, space)) continue;
+    if (!plainValue(span.reduce((s, i) => add(s, notatedDuration(i.type, i.dots)), ZERO))) continue;
+    makeTuplet(span, DUPLET, tupletMarks, space);
+  }
+  if (equals(voiceDuration(items), expected)) return true;
+  restoreTuplets(items, before);
+  return false;
+}
+
+/** Whether a length is one undotted note value (a whole, a half, a quarter …): a power of two. */
+function plainValue(length: Fraction): boolean {
+  const powerOfTwo = (k: number) => k > 0 && (k & (k - 1)) === 0;
+  return (length.n === 1 && powerOfTwo(length.d)) || (length.d === 1 && powerOfTwo(length.n));
+}
+
 /** A tuplet's notes in the time of how many of their value. */
 interface Ratio {
   actual: number;
@@ -174,6 +198,8 @@ interface Ratio {
 }
 
 const TRIPLET: Ratio = { actual: 3, normal: 2 };
+/** Two notes in the time of three: a beat of compound time split in two. */
+const DUPLET: Ratio = { actual: 2, normal: 3 };
 /** Five equal notes under one beam in the time of four. */
 const QUINTUPLET: Ratio = { actual: 5, normal: 4 };
 /** Six equal sixteenths (or shorter) under one beam in the time of four, where a "6" is printed over their centre. */

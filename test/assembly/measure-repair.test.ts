@@ -50,6 +50,29 @@ describe('measure repair', () => {
     expect(ratios(halves)).toEqual(['-', '-', '-']);
   });
 
+  it('reads beamed pairs under a "2" in compound time as duplets, only where that fills the measure', () => {
+    // 12/8: a dotted quarter, a duplet (an eighth and two sixteenths), a dotted quarter, a duplet of eighths.
+    const make = () => [
+      item(0, 'quarter', 1),
+      { ...item(30, 'eighth'), beamGroup: 1 },
+      { ...item(40, '16th'), beamGroup: 1 },
+      { ...item(50, '16th'), beamGroup: 1 },
+      item(70, 'quarter', 1),
+      ...beamed(100, 'eighth', 2, 2),
+    ];
+    const voice = make();
+    expect(repairVoice(voice, frac(6), [40, 105], 12, false, true)).toBe(true);
+    expect(ratios(voice)).toEqual(['-', '2:3', '2:3', '2:3', '-', '2:3', '2:3']);
+    expect(toString(voiceDuration(voice))).toBe('6');
+    // In simple time, or with one "2" not printed, the voice stays as read.
+    const simple = make();
+    repairVoice(simple, frac(6), [40, 105], 12, false, false);
+    expect(ratios(simple).every((r) => r === '-')).toBe(true);
+    const halfMarked = make();
+    repairVoice(halfMarked, frac(6), [40], 12, false, true);
+    expect(ratios(halfMarked).every((r) => r === '-')).toBe(true);
+  });
+
   it('adds the one missed dot that makes the voice fit, and nothing when none does', () => {
     const voice = [item(0, 'half'), item(30, 'quarter')];
     repairVoice(voice, frac(4), [], 12);

@@ -27,6 +27,8 @@ export const timingPass: ScorePass = {
     for (const measure of state.measures) {
       const { left, right, expected } = measure;
       const space = state.systems[measure.system]!.space;
+      // 6/8, 9/8, 12/8 (and 6/4, 6/16 …): beats of three, which a duplet splits in two.
+      const compound = !!measure.time && measure.time.beats % 3 === 0 && measure.time.beats > 3 && measure.time.beatType >= 4;
       state.layout.slots.forEach((_, s) => {
         const staffMeasure = measure.staves.get(s);
         const voices = staffMeasure?.voices ?? [];
@@ -42,7 +44,7 @@ export const timingPass: ScorePass = {
         voices.forEach((items, v) => {
           if (v > 0) cueNotes(items, sub(expected, leads[v]!));
           if (shortMeasureRest(items, others, expected)) return;
-          if (repairVoice(items, sub(expected, leads[v]!), marks, space, tripletsShown[s] || (reading?.tuplets.length ?? 0) > 0)) tripletsShown[s] = true;
+          if (repairVoice(items, sub(expected, leads[v]!), marks, space, tripletsShown[s] || (reading?.tuplets.length ?? 0) > 0, compound)) tripletsShown[s] = true;
         });
         // A voice still short once repaired may stand between other staves' notes: their places time it.
         const grid = timeGrid([...others, ...voices], expected, right);
