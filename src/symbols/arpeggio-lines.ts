@@ -55,8 +55,25 @@ interface Run {
  * of the chord's top and bottom heads).
  */
 export function arpeggioBefore(ink: BinaryImage, x: number, top: number, bottom: number, space: number): boolean {
-  const wx0 = Math.max(0, Math.floor(x - space * ARPEGGIO_MAX_GAP));
-  const wx1 = Math.min(ink.width, Math.ceil(x - space * ARPEGGIO_MIN_GAP));
+  return wavyLineIn(ink, x - space * ARPEGGIO_MAX_GAP, x - space * ARPEGGIO_MIN_GAP, top, bottom, space);
+}
+
+/**
+ * Whether a box the model called an accidental is a piece of an arpeggio
+ * sign: a wavy line runs through it, up and down past it.
+ */
+export function onArpeggioLine(ink: BinaryImage, box: { x0: number; x1: number; y0: number; y1: number }, space: number): boolean {
+  const middle = (box.y0 + box.y1) / 2;
+  return wavyLineIn(ink, box.x0 - space * BOX_PAD, box.x1 + space * BOX_PAD, middle, middle, space);
+}
+
+/** A box is searched for a wavy line this many spaces beyond its edges. */
+const BOX_PAD = 0.2;
+
+/** Whether a wavy upright line stands within columns [x0, x1), running at least from `top` to `bottom`. */
+function wavyLineIn(ink: BinaryImage, x0: number, x1: number, top: number, bottom: number, space: number): boolean {
+  const wx0 = Math.max(0, Math.floor(x0));
+  const wx1 = Math.min(ink.width, Math.ceil(x1));
   const reach = space * HEAD_REACH;
   const y0 = Math.max(0, Math.floor(top - space * (HEAD_REACH + 1)));
   const y1 = Math.min(ink.height - 1, Math.ceil(bottom + space * (HEAD_REACH + 1)));

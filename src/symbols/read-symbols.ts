@@ -9,6 +9,7 @@
  */
 import type { BinaryImage } from '../preparation/binarize.js';
 import type { Staff } from '../staves/detect-staves.js';
+import { onArpeggioLine } from './arpeggio-lines.js';
 import { barlineStrokes } from './barline-ink.js';
 import { readGraceSlashes } from './grace-slashes.js';
 import { readVoltas, type VoltaSymbol } from './voltas.js';
@@ -313,7 +314,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     const n = kind === 'sharp' ? sharpCount(c, map, space, width) : Math.max(1, Math.round((c.x1 - c.x0) / width));
     const boxes = kind === 'flat' && n > 1 ? splitAtStems(c, map, space) : columnBoxes(c, map, n);
     return boxes.map((box): AccidentalSymbol => ({ ...p, ...box, kind, position: accidentalPosition(staves[p.staff]!, box, kind, space) }));
-  }, 6, accidentalPieces).flat().filter((a, _, all) => !pieceOfAnother(a, all, space));
+  }, 6, accidentalPieces).flat().filter((a, _, all) => !pieceOfAnother(a, all, space) && !(ink && onArpeggioLine(ink, a, space)));
   headsFollowStems(heads, stems, accidentals, dots, staves, space, (h) => onLedgers(h, map, space));
   const clefs = classComponents(map, idx(['clefG', 'clefF', 'clefC', 'clefOther']), 10).flatMap((c) => clefPieces(c, staves, map, space));
   const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);

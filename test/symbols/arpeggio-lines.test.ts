@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BinaryImage } from '../../src/preparation/binarize.js';
-import { arpeggioBefore } from '../../src/symbols/arpeggio-lines.js';
+import { arpeggioBefore, onArpeggioLine } from '../../src/symbols/arpeggio-lines.js';
 
 const SPACE = 12;
 const TOP = 30;
@@ -79,5 +79,18 @@ describe('arpeggio signs before a chord', () => {
     const ink = page();
     wiggle(ink, HEADS_LEFT - 20, BOTTOM_HEAD - 10, BOTTOM_HEAD + 8);
     expect(arpeggioBefore(ink, HEADS_LEFT, BOTTOM_HEAD - SPACE / 2, BOTTOM_HEAD, SPACE)).toBe(false);
+  });
+
+  it('tells a piece of an arpeggio the model called an accidental from a real one beside it', () => {
+    const ink = page();
+    wiggle(ink, HEADS_LEFT - 36, TOP_HEAD - 6, BOTTOM_HEAD + 6);
+    // A natural between the wavy line and the heads.
+    fill(ink, HEADS_LEFT - 22, TOP_HEAD - 4, HEADS_LEFT - 20, BOTTOM_HEAD + 4);
+    fill(ink, HEADS_LEFT - 22, TOP_HEAD + 4, HEADS_LEFT - 13, TOP_HEAD + 8);
+    fill(ink, HEADS_LEFT - 22, BOTTOM_HEAD - 8, HEADS_LEFT - 13, BOTTOM_HEAD - 4);
+    fill(ink, HEADS_LEFT - 15, TOP_HEAD, HEADS_LEFT - 13, BOTTOM_HEAD + 8);
+    // A box over a stretch of the wavy line, one space and a half tall, and the natural's own box.
+    expect(onArpeggioLine(ink, { x0: HEADS_LEFT - 41, x1: HEADS_LEFT - 31, y0: TOP_HEAD + 6, y1: TOP_HEAD + 24 }, SPACE)).toBe(true);
+    expect(onArpeggioLine(ink, { x0: HEADS_LEFT - 22, x1: HEADS_LEFT - 13, y0: TOP_HEAD - 4, y1: BOTTOM_HEAD + 8 }, SPACE)).toBe(false);
   });
 });
