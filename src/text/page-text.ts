@@ -19,6 +19,7 @@
  */
 import type { GrayImage } from '../image/gray.js';
 import type { PageTransform } from '../reading/page-transform.js';
+import { median } from '../reading/median.js';
 import type { Staff } from '../staves/detect-staves.js';
 import { letterStart, type OcrReader, type OcrWord } from './ocr.js';
 import { readBeat, type Beat } from './metronome-glyph.js';
@@ -217,14 +218,19 @@ function markLine(line: TextLine, mark: DynamicMark): ReadLine {
  * subtitle or tempo mark that reads as a movement's heading is one, and a centred line over a later
  * page's music that does not (its running title) is nothing; any other is what its place made it.
  */
-function readKind(line: TextLine, text: string): TextKind {
+function readKind(line: TextLine, text: string, words: readonly { confidence: number }[]): TextKind {
   if (MAY_HEAD.has(line.kind) && line.staff !== undefined && MOVEMENT_HEADING.test(text.replace(/\s+/g, ' ').trim())) return 'heading';
   if (line.kind === 'heading') return 'other';
   if (line.kind === 'measureNumber' && !MEASURE_NUMBER.test(text.trim())) return line.otherwise ?? 'other';
   if (line.kind === 'lyrics' && musicWordsOnly(text)) return 'expression';
   if (line.kind === 'lyrics' && !/\p{L}/u.test(text)) return 'other';
+  // Bowing marks and accents in a row under a staff read as letters the OCR is unsure of ("mAmAmAAn"); sung words it reads surely.
+  if (line.kind === 'lyrics' && (median(words.map((w) => w.confidence)) ?? 0) < LYRIC_MIN_CONFIDENCE) return 'other';
   return line.kind;
 }
+
+/** A row read as lyrics whose words' median OCR confidence (0–100) is below this is no text. */
+const LYRIC_MIN_CONFIDENCE = 40;
 
 /** Lines read by the OCR, placed back on the page; a line it reads nothing in is left out. */
 async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly TextLine[], ocr: OcrReader, early?: EarlyText): Promise<ReadLine[]> {
@@ -248,7 +254,7 @@ async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly
     const text = placed.map((w) => w.text).join(' ');
     // A framed line that does not read as a rehearsal mark is no text we know.
     if (line.kind === 'rehearsal' && !REHEARSAL_MARK.test(text.trim())) return;
-    const kind = readKind(line, text);
+    const kind = readKind(line, text, placed);
     lines.push({
       kind,
       size: line.size,

@@ -163,4 +163,17 @@ describe('readPageText', () => {
     expect(words.length).toBeGreaterThanOrEqual(4);
     expect(words.every((l) => l.verse === undefined)).toBe(true);
   }, 60_000);
+
+  it('takes no row for lyrics whose words the reader is unsure of (bowing marks and accents read as letters)', async () => {
+    const { found, map } = await abendlied();
+    const readerAt = (confidence: number): OcrReader => ({
+      languages: ['eng'],
+      fallbacks: [],
+      readLine: async (image) => [{ text: 'mAmAmAAn', confidence, x0: 0, y0: 0, x1: image.width / 3, y1: 10, symbols: [] }, { text: 'RPre', confidence, x0: image.width / 2, y0: 0, x1: image.width, y1: 10, symbols: [] }],
+      close: async () => {},
+    });
+    const lyrics = async (confidence: number) => (await readPageText({ ...found, map }, readerAt(confidence))).lines.filter((l) => l.kind === 'lyrics');
+    expect((await lyrics(90)).length).toBeGreaterThanOrEqual(4);
+    expect(await lyrics(20)).toHaveLength(0);
+  }, 60_000);
 });
