@@ -81,7 +81,7 @@ function applyPartNames(parts: Part[], page: PageText): void {
     for (const line of page.lines) {
       if (line.kind !== kind || line.staff === undefined || !hasLetters(line.text)) continue;
       const part = partAtStaff(parts, page, line.staff);
-      if (part >= 0) byPart.set(part, [...(byPart.get(part) ?? []), cleanText(line.text)]);
+      if (part >= 0) byPart.set(part, [...(byPart.get(part) ?? []), partNameText(line.text)]);
     }
     for (const [index, texts] of byPart) {
       const part = parts[index]!;
@@ -101,6 +101,11 @@ function applyPartNames(parts: Part[], page: PageText): void {
       if (instrument.transposition) part.transposition = { ...instrument.transposition };
     }
   }
+}
+
+/** A part's name as printed: a lone bar ending it is the OCR's reading of a serif "1" ("Flute |" is Flute 1). */
+export function partNameText(text: string): string {
+  return cleanText(text).replace(/(\p{L}\.?)\s+\|$/u, '$1 1');
 }
 
 /** The part whose measures on this page span the staff's middle line (a measure's box covers its part's staves); -1 if none. */

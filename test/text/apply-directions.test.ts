@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Score } from '../../src/score/model.js';
 import type { Staff } from '../../src/staves/detect-staves.js';
-import { applyText, jumpOf } from '../../src/text/apply-text.js';
+import { applyText, jumpOf, partNameText } from '../../src/text/apply-text.js';
 import type { PageText, ReadLine } from '../../src/text/page-text.js';
 
 const SPACE = 12;
@@ -309,5 +309,14 @@ describe('endings numbered as printed', () => {
 
   it('takes no number without its period (a tuplet\'s "3")', () => {
     expect(read('1', ['3'])).toEqual(['1', '1', []]);
+  });
+});
+
+describe('part names', () => {
+  it('reads a lone bar ending a name as the serif "1" it was printed as, and leaves other bars alone', () => {
+    expect(partNameText('Flute |')).toBe('Flute 1');
+    expect(partNameText('Vl. |')).toBe('Vl. 1');
+    expect(partNameText('Violin 2')).toBe('Violin 2');
+    expect(partNameText('| Cello')).toBe('| Cello');
   });
 });
