@@ -38,8 +38,9 @@ export function applyText(score: Score, pages: readonly PageText[]): void {
   const first = pages.reduce<PageText | undefined>((a, b) => (!a || b.page < a.page ? b : a), undefined);
   if (first) applyCredits(score.credits, first.lines);
   const printed: PrintedNumber[] = [];
+  const named = new Set<Part>();
   for (const page of pages) {
-    applyPartNames(score.parts, page);
+    applyPartNames(score.parts, page, named);
     const events = [...pageEvents(score, page)];
     applyLyrics(events, page);
     const numbered = applyEndingNumbers(score.parts, events, page);
@@ -75,7 +76,13 @@ function hasLetters(text: string): boolean {
 // ---------------------------------------------------------------------------
 // Parts.
 
-function applyPartNames(parts: Part[], page: PageText): void {
+/**
+ * Names read left of the systems name the parts and pick their instruments. A document that starts after
+ * the first page of a score shows only abbreviations: the first one read names a part no name was read
+ * for, as the instrument it stands for ("Vla." is the Viola), numbered as printed. `named`: the parts
+ * named so far, over the pages.
+ */
+function applyPartNames(parts: Part[], page: PageText, named: Set<Part>): void {
   for (const kind of ['partName', 'abbreviation'] as const) {
     const byPart = new Map<number, string[]>();
     for (const line of page.lines) {
@@ -86,19 +93,23 @@ function applyPartNames(parts: Part[], page: PageText): void {
     for (const [index, texts] of byPart) {
       const part = parts[index]!;
       const text = texts.join(' ');
-      if (kind === 'abbreviation') {
-        part.abbreviation ??= text;
-        continue;
-      }
-      part.name = text;
       // A near miss (a misread or cut-off name) says too little to replace the layout's guess.
       const match = matchInstrumentName(text);
-      if (!match || match.confidence === 'low') continue;
-      const { instrument } = match;
-      part.instrumentId = instrument.id;
-      part.midiProgram = instrument.midiProgram;
-      if (instrument.percussion) part.percussion = true;
-      if (instrument.transposition) part.transposition = { ...instrument.transposition };
+      const sure = match && match.confidence !== 'low' ? match.instrument : undefined;
+      if (kind === 'abbreviation') {
+        part.abbreviation ??= text;
+        if (named.has(part) || !sure) continue;
+        named.add(part);
+        part.name = match!.confidence === 'high' ? text : [sure.name, ...(text.match(/\d+$/) ?? [])].join(' ');
+      } else {
+        named.add(part);
+        part.name = text;
+        if (!sure) continue;
+      }
+      part.instrumentId = sure.id;
+      part.midiProgram = sure.midiProgram;
+      if (sure.percussion) part.percussion = true;
+      if (sure.transposition) part.transposition = { ...sure.transposition };
     }
   }
 }

@@ -319,4 +319,27 @@ describe('part names', () => {
     expect(partNameText('Violin 2')).toBe('Violin 2');
     expect(partNameText('| Cello')).toBe('| Cello');
   });
+
+  /** A line left of the staff, read as `text`, placed as `kind`. */
+  const nameLine = (kind: 'partName' | 'abbreviation', text: string): ReadLine => {
+    const box = { x0: -80, y0: 118, x1: -10, y1: 130 };
+    return { kind, size: 12, spans: [[box.x0, box.x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff: 0 };
+  };
+  const midPage = (line: ReadLine, n: number): PageText => ({ ...page([line]), page: n });
+
+  it('names a part no name was read for by the instrument its abbreviation stands for, numbered as printed', () => {
+    const s = score();
+    s.parts[0]!.name = 'Staff 1';
+    s.parts[0]!.instrumentId = 'keyboard.piano';
+    applyText(s, [midPage(nameLine('abbreviation', 'Vla. 2'), 0), midPage(nameLine('abbreviation', 'Vc.'), 1)]);
+    expect(s.parts[0]).toMatchObject({ name: 'Viola 2', abbreviation: 'Vla. 2', instrumentId: 'strings.viola', midiProgram: 41 });
+    // A name read first stays; an abbreviation that matches nothing names nothing.
+    const t = score();
+    applyText(t, [page([nameLine('partName', 'Violino I')]), midPage(nameLine('abbreviation', 'Vla.'), 1)]);
+    expect(t.parts[0]).toMatchObject({ name: 'Violino I', instrumentId: 'strings.violin' });
+    const u = score();
+    u.parts[0]!.name = 'Staff 1';
+    applyText(u, [page([nameLine('abbreviation', 'Xyzzq.')])]);
+    expect(u.parts[0]!.name).toBe('Staff 1');
+  });
 });
