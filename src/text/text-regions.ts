@@ -156,8 +156,36 @@ export function findTextRegions(input: TextPageInput, components: InkComponents 
   const framed = framedLetters(input, components, new Set(found.filter((line) => line.kind === 'rehearsal').flatMap((line) => line.glyphs)));
   // The frames and their letters leave the lines they were grouped into (a word beside them, or the frame alone).
   const used = new Set(framed.flatMap((mark) => [mark.frame, ...mark.glyphs]));
-  const rest = found.flatMap((line) => (line.glyphs.some((g) => used.has(g)) ? withoutGlyphs(line, used, components.boxes) : [line]));
-  return { lines: [...rest, ...framed.map(({ frame: _, ...mark }) => mark)], labels, width: input.ink.width };
+  const reduced = new Set<TextLine>();
+  const rest = found.flatMap((line) => {
+    if (!line.glyphs.some((g) => used.has(g))) return [line];
+    const left = withoutGlyphs(line, used, components.boxes);
+    left.forEach((l) => reduced.add(l));
+    return left;
+  });
+  return { lines: [...rejoined(rest, reduced, components.boxes), ...framed.map(({ frame: _, ...mark }) => mark)], labels, width: input.ink.width };
+}
+
+/**
+ * A frame taller than the words beside it ("[52] poco meno mosso") made their line too tall for the
+ * letters after it, which started a line of their own. Once the frame has left, a line it left joins
+ * the line of its kind and staff that starts right after it, at its height.
+ */
+function rejoined(lines: TextLine[], reduced: ReadonlySet<TextLine>, boxes: readonly TextBox[]): TextLine[] {
+  const out = [...lines];
+  for (const line of reduced) {
+    const at = out.indexOf(line);
+    const next = out.find((o) => {
+      if (o === line || o.kind !== line.kind || o.staff !== line.staff || o.x0 < line.x1) return false;
+      const overlap = Math.min(o.y1, line.y1) - Math.max(o.y0, line.y0);
+      return o.x0 - line.x1 <= Math.max(line.size, o.size) * WORD_GAP && overlap >= Math.min(o.y1 - o.y0, line.y1 - line.y0) * 0.5;
+    });
+    if (at < 0 || !next) continue;
+    const glyphs = [...line.glyphs, ...next.glyphs].map((label) => ({ label, ...boxes[label]! }));
+    out[at] = { ...line, ...boxAround(glyphs), size: Math.max(line.size, next.size), glyphs: glyphs.map((g) => g.label), spans: inkSpans(glyphs) };
+    out.splice(out.indexOf(next), 1);
+  }
+  return out;
 }
 
 /** The smallest box holding all of `boxes` (at least one). */

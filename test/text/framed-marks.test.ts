@@ -97,6 +97,21 @@ describe('framed rehearsal marks', () => {
   });
 });
 
+describe('words beside a frame', () => {
+  it('keeps a word of small letters after a tall frame one line once the frame has left it', () => {
+    const lines = findTextRegions(page((fill) => {
+      frame(fill, 400, TOP - 50);
+      letter(fill, 409, TOP - 42);
+      // Letters of 1.2 spaces, under half the frame's height.
+      for (const x of [440, 454, 468, 482, 496]) fill(x, TOP - 40, x + 12, TOP - 26);
+    })).lines;
+    const word = lines.filter((l) => l.kind !== 'rehearsal');
+    expect(word).toHaveLength(1);
+    expect(word[0]).toMatchObject({ x0: 440, x1: 508 });
+    expect(word[0]!.glyphs).toHaveLength(5);
+  });
+});
+
 describe('footers', () => {
   /** Four letters starting at x, their tops at y. */
   const word = (fill: (x0: number, y0: number, x1: number, y1: number) => void, x: number, y: number) => [0, 1, 2, 3].forEach((k) => letter(fill, x + k * 14, y));
