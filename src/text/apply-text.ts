@@ -94,22 +94,23 @@ function applyPartNames(parts: Part[], page: PageText, named: Set<Part>): void {
       const part = parts[index]!;
       const text = texts.join(' ');
       // A near miss (a misread or cut-off name) says too little to replace the layout's guess.
-      const match = matchInstrumentName(text);
-      const sure = match && match.confidence !== 'low' ? match.instrument : undefined;
+      const found = matchInstrumentName(text);
+      const match = found && found.confidence !== 'low' ? found : undefined;
       if (kind === 'abbreviation') {
         part.abbreviation ??= text;
-        if (named.has(part) || !sure) continue;
+        if (named.has(part) || !match) continue;
         named.add(part);
-        part.name = match!.confidence === 'high' ? text : [sure.name, ...(text.match(/\d+$/) ?? [])].join(' ');
+        part.name = match.confidence === 'high' ? text : [match.instrument.name, ...(text.match(/\d+$/) ?? [])].join(' ');
       } else {
         named.add(part);
         part.name = text;
-        if (!sure) continue;
+        if (!match) continue;
       }
-      part.instrumentId = sure.id;
-      part.midiProgram = sure.midiProgram;
-      if (sure.percussion) part.percussion = true;
-      if (sure.transposition) part.transposition = { ...sure.transposition };
+      const { instrument } = match;
+      part.instrumentId = instrument.id;
+      part.midiProgram = instrument.midiProgram;
+      if (instrument.percussion) part.percussion = true;
+      if (instrument.transposition) part.transposition = { ...instrument.transposition };
     }
   }
 }
