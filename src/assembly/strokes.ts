@@ -192,6 +192,8 @@ function markArpeggios(chords: readonly Stroke[], sight: PageSight): void {
 const STEM_SIDE_REACH = 0.4;
 /** … and its extent reaches within this of the head's centre, up or down. */
 const STEM_END_REACH = 0.7;
+/** … or begins within this of the head's edge: a ledger line across the stem's root takes its first pixels. */
+const STEM_PAST_EDGE = 0.35;
 /** An up-stem of a second voice on a shared head rises at least this far above it. */
 const OTHER_VOICE_RISE = 1.5;
 /** A stemless head joins a chord whose head it touches: this close across … */
@@ -334,7 +336,8 @@ function attachedStem(head: Head, stems: readonly Stem[], space: number): Stem |
   let bestDistance = Infinity;
   for (const stem of stems) {
     if (stem.x < head.x0 - space * STEM_SIDE_REACH || stem.x > head.x1 + space * STEM_SIDE_REACH) continue;
-    if (stem.y0 > head.y + space * STEM_END_REACH || stem.y1 < head.y - space * STEM_END_REACH) continue;
+    if (stem.y0 > Math.max(head.y + space * STEM_END_REACH, head.y1 + space * STEM_PAST_EDGE)) continue;
+    if (stem.y1 < Math.min(head.y - space * STEM_END_REACH, head.y0 - space * STEM_PAST_EDGE)) continue;
     // The stem rises from one end of the head; a stem passing through its middle belongs to a neighbour.
     const atLeft = Math.abs(stem.x - head.x0) < Math.abs(stem.x - head.x1);
     // A stem at the head's left edge is a down-stem and hangs well below it; a neighbour's up-stem
