@@ -11,6 +11,7 @@ import { evidencePass } from './passes/evidence-pass.js';
 import { hairpinsPass } from './passes/hairpins-pass.js';
 import { layoutPass } from './passes/layout-pass.js';
 import { measuresPass } from './passes/measures-pass.js';
+import { octaveLinesPass } from './passes/octave-lines-pass.js';
 import { partsPass } from './passes/parts-pass.js';
 import { pickupPass } from './passes/pickup-pass.js';
 import { pitchesPass } from './passes/pitches-pass.js';
@@ -32,6 +33,7 @@ export const SCORE_PASSES: readonly ScorePass[] = [
   pitchesPass, // events: pitches, accidentals, marks, beams
   tiesPass, // ties and slurs, across systems
   hairpinsPass, // wedges at the notes, by staff
+  octaveLinesPass, // 8va and 8vb lines at the notes they cover
   evidencePass, // each measure's box and confidence
   partsPass, // the parts' measure lists, multi-measure rests spelled out
   pickupPass, // an opening pickup measure numbered 0

@@ -20,6 +20,7 @@ import { buildStrokes, type StaffItem, type Stroke } from './strokes.js';
 import { linkCurves, type CurveLink } from './curves.js';
 import { attachArticulations } from './marks.js';
 import type { Hairpin } from '../symbols/marks.js';
+import type { OctaveLineSymbol } from '../symbols/octave-lines.js';
 import { timeSignatureFrom } from './time-signature.js';
 
 export interface StaffReading {
@@ -39,6 +40,8 @@ export interface StaffReading {
   articulations: Map<Stroke, MarkKind[]>;
   /** Hairpins under or over this staff. */
   hairpins: Hairpin[];
+  /** 8va and 8vb lines over or under this staff. */
+  octaveLines: OctaveLineSymbol[];
 }
 
 export interface SystemReading {
@@ -107,6 +110,7 @@ export async function readPage({ page, transform, space, staves, systems, symbol
         tuplets: mergeMarks(symbols.tuplets.filter((t) => t.staff === index && plausibleTuplet(t, space)).map((t) => t.x), space),
         articulations: new Map([...marks].filter(([stroke]) => stroke.staff === index)),
         hairpins: symbols.hairpins.filter((h) => h.staff === index),
+        octaveLines: symbols.octaveLines.filter((o) => o.staff === index),
         accidentals: noteAccidentals(symbols.heads.filter((h) => h.staff === index), symbols.accidentals.filter((a) => a.staff === index && !signatures.keyAccidentals.has(a)), inner, space),
       };
     }));

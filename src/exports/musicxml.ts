@@ -410,7 +410,8 @@ function writeLyrics(n: XmlNode, event: NoteEvent): void {
 function writeDirection(m: XmlNode, part: Part, dir: Direction): void {
   const visible =
     dir.words !== undefined || dir.dynamics !== undefined || dir.metronome !== undefined ||
-    dir.wedge !== undefined || dir.pedal !== undefined || dir.rehearsal !== undefined || dir.sign !== undefined;
+    dir.wedge !== undefined || dir.pedal !== undefined || dir.rehearsal !== undefined || dir.sign !== undefined ||
+    dir.octaveShift !== undefined;
   const sound = soundOf(dir);
   if (!visible) {
     if (sound) m.ele('sound', sound);
@@ -435,6 +436,7 @@ function writeDirection(m: XmlNode, part: Part, dir: Direction): void {
     for (let i = 0; i < dir.metronome.dots; i++) met.ele('beat-unit-dot');
     met.ele('per-minute').txt(String(dir.metronome.perMinute));
   }
+  if (dir.octaveShift) d.ele('direction-type').ele('octave-shift', { type: dir.octaveShift.type, size: String(dir.octaveShift.size) });
   if (dir.pedal) {
     // Pedal changes and continuations are notches and runs of a pedal line; a part without them marks Ped. and *.
     const line = pedalLines(part);

@@ -362,6 +362,11 @@ export interface Direction extends Evidenced {
   tempo?: number;
   /** A hairpin starts (`crescendo`, `diminuendo`) or ends (`stop`) here; `number` pairs overlapping ones. */
   wedge?: { type: 'crescendo' | 'diminuendo' | 'stop' | 'continue'; number: number };
+  /**
+   * An octave line starts or stops here, as MusicXML writes it: `down` for 8va (the notes stand an
+   * octave below where they sound; their pitches are the sounding ones), `up` for 8vb.
+   */
+  octaveShift?: { type: 'up' | 'down' | 'stop'; size: number };
   /** Piano pedal mark: Ped. (`start`), * (`stop`), a change, or the line going on. */
   pedal?: 'start' | 'stop' | 'change' | 'continue';
   /** Rehearsal mark as printed ("A", "12"). */

@@ -13,6 +13,7 @@ import { onArpeggioLine } from './arpeggio-lines.js';
 import { barlineStrokes } from './barline-ink.js';
 import { readGraceSlashes } from './grace-slashes.js';
 import { readVoltas, type VoltaSymbol } from './voltas.js';
+import { readOctaveLines, type OctaveLineSymbol } from './octave-lines.js';
 import { readCurves, type Curve } from './curves.js';
 import { smallHeadsByInk } from './head-ink.js';
 import { headsNear } from './heads-near.js';
@@ -125,6 +126,8 @@ export interface PageSymbols {
   voltas: VoltaSymbol[];
   /** Slashes through small heads' stems, at the stem (acciaccaturas; read in the ink: none without it). */
   graceSlashes: Mark[];
+  /** 8va and 8vb lines (read in the ink: none without it); their 8s are not among the tuplet numbers. */
+  octaveLines: OctaveLineSymbol[];
   /**
    * Braces at the left of systems (a grand staff): anything brace-or-bracket
    * shaped short enough for two staves, and taller ones that curve like a brace.
@@ -317,7 +320,9 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   }, 6, accidentalPieces).flat().filter((a, _, all) => !pieceOfAnother(a, all, space) && !(ink && onArpeggioLine(ink, a, space)));
   headsFollowStems(heads, stems, accidentals, dots, staves, space, (h) => onLedgers(h, map, space));
   const clefs = classComponents(map, idx(['clefG', 'clefF', 'clefC', 'clefOther']), 10).flatMap((c) => clefPieces(c, staves, map, space));
-  const tuplets = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
+  const numbers = placed(['tuplet'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 3);
+  const octaves = ink ? readOctaveLines(ink, numbers, staves, space) : { lines: [], eights: new Set<Mark>() };
+  const tuplets = numbers.filter((n) => !octaves.eights.has(n));
   const repeatDots = placed(['repeatDot'], (c, p) => ({ ...p, x: (c.x0 + c.x1) / 2, y: (c.y0 + c.y1) / 2 }), 1);
   const barlineParts = classComponents(map, idx(['barline']), 1);
   const barlines = barlineParts.filter((c) => c.area >= 4).flatMap((c) => {
@@ -363,7 +368,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   const hairpins = readHairpins(map, staves, space, ink, headPaint);
   // A hairpin the model painted partly as a slur and partly as text is read as a hairpin, not a slur too.
   const curves = readCurves(map, staves, space, headPaint).filter((c) => !hairpins.some((h) => insideHairpin(c, h, space)));
-  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: measuredBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, voltas: ink ? readVoltas(ink, staves, space) : [], graceSlashes: ink ? readGraceSlashes(ink, heads, space) : [], braces, map };
+  return { heads, stems, flags, rests, dots, accidentals, clefs, time, barlines: measuredBarlines, tuplets, repeatDots, curves, markCandidates: candidates, hairpins, voltas: ink ? readVoltas(ink, staves, space) : [], graceSlashes: ink ? readGraceSlashes(ink, heads, space) : [], octaveLines: octaves.lines, braces, map };
 }
 
 /** Brace parts one above the other join across a gap of less than this many spaces … */

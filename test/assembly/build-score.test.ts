@@ -231,6 +231,19 @@ describe('buildScore', () => {
     expect(event).toMatchObject({ kind: 'note', arpeggiate: true });
   });
 
+  it('sounds the notes an 8va line covers an octave up, and writes the line where it starts and after the last note under it', () => {
+    const staff = emptyStaff(100, TREBLE, 0);
+    staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+    staff.items = [200, 260, 320, 380].map((x) => stroke(x, 6, true, 0, 0));
+    // From the 8 just left of the second quarter to just past the third.
+    staff.octaveLines = [{ staff: 0, x0: 250, x1: 330, y0: 60, y1: 75, confidence: 1, octaves: 1 }];
+    const [first] = buildScore([system(0, [staff])]).parts[0]!.measures;
+    const octaves = first!.voices[0]!.events.map((e) => (e.kind === 'note' ? e.notes[0]!.pitch.octave : undefined));
+    expect(octaves.slice(1, 3).map((o) => o! - octaves[0]!)).toEqual([1, 1]);
+    expect(octaves[3]).toBe(octaves[0]);
+    expect(first!.directions.filter((d) => d.octaveShift).map((d) => `${d.octaveShift!.type}@${d.offset.n}/${d.offset.d}:${d.placement}`)).toEqual(['down@1/1:above', 'stop@3/1:above']);
+  });
+
   it('stops a hairpin after the last note that starts under it, not at that note', () => {
     const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];

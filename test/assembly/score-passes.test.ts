@@ -60,7 +60,7 @@ describe('the passes buildScore runs', () => {
     const ran: string[] = [];
     buildScore(twoPages(), (pass) => ran.push(pass.name));
     expect(ran).toEqual(SCORE_PASSES.map((p) => p.name));
-    expect(ran).toEqual(['layout', 'voices', 'time', 'measures', 'signatures', 'timing', 'pitches', 'ties', 'hairpins', 'evidence', 'parts', 'pickup']);
+    expect(ran).toEqual(['layout', 'voices', 'time', 'measures', 'signatures', 'timing', 'pitches', 'ties', 'hairpins', 'octave lines', 'evidence', 'parts', 'pickup']);
   });
 
   it('each add what they declare, on a reading of two pages, and no more', () => {

@@ -27,7 +27,7 @@ function page(accidentals: AccidentalSymbol[]): PageSymbols {
     articulations: [],
     hairpins: [],
     voltas: [],
-    graceSlashes: [],
+    graceSlashes: [], octaveLines: [],
     braces: [],
     map: { width: 1, height: 1, data: new Uint8Array(1), confidence: new Uint8Array(1) },
   };

@@ -9,7 +9,7 @@ import { sightOf } from '../support/page-sight.js';
 const SPACE = 12;
 
 function symbols(heads: Head[], stems: Stem[]): SymbolsSeen {
-  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], curves: [], articulations: [], hairpins: [], voltas: [], graceSlashes: [], braces: [] };
+  return { heads, stems, flags: [], rests: [], dots: [], accidentals: [], clefs: [], time: [], barlines: [], tuplets: [], repeatDots: [], curves: [], articulations: [], hairpins: [], voltas: [], graceSlashes: [], octaveLines: [], braces: [] };
 }
 
 /** Strokes of the symbols over a class map (blank: no beams anywhere). */

@@ -1,6 +1,6 @@
 /**
  * Slurs, ornaments, wavy lines, tremolos, arpeggios, hairpins, pedal marks,
- * rehearsal marks and segno/coda: the MusicXML reader fills the model's
+ * octave lines, rehearsal marks and segno/coda: the MusicXML reader fills the model's
  * fields for them, the writer writes them back valid against the XSD, and on
  * real quartets nothing is lost on the way in or out.
  */
@@ -74,13 +74,15 @@ const HAND_WRITTEN = `<?xml version="1.0" encoding="UTF-8"?>
     </measure>
     <measure number="3">
       ${dirType('<pedal type="sostenuto"/>')}
+      ${dirType('<octave-shift type="down" size="8"/>', ' placement="above"')}
       ${quarter('C', '<ornaments><tremolo type="unmeasured">0</tremolo></ornaments>')}
       ${dirType('<pedal type="discontinue"/>')}
       ${quarter('D')}
       ${dirType('<pedal type="resume"/>')}
       ${dirType('<coda/>')}
       ${quarter('E')}
-      ${dirType('<pedal type="bogus"/><wedge type="bogus"/>')}
+      ${dirType('<pedal type="bogus"/><wedge type="bogus"/><octave-shift type="bogus"/>')}
+      ${dirType('<octave-shift type="stop" size="15"/>')}
       ${quarter('F')}
     </measure>
   </part>
@@ -123,7 +125,7 @@ describe('reading the new notations', () => {
     expect(Object.keys(d3!).sort()).toEqual(['dots', 'duration', 'kind', 'lyrics', 'notes', 'staff', 'type']);
   });
 
-  it('keeps directions that hold only a hairpin, a pedal mark, a rehearsal mark or a sign', () => {
+  it('keeps directions that hold only a hairpin, a pedal mark, an octave line, a rehearsal mark or a sign', () => {
     const strip = (ds: Direction[]) => ds.map(({ offset, ...rest }) => ({ at: offset.n / offset.d, ...rest }));
     expect(strip(m1.directions)).toEqual([
       { at: 0, staff: 1, placement: 'above', rehearsal: 'A' },
@@ -144,9 +146,11 @@ describe('reading the new notations', () => {
     // Sostenuto goes down like a damper pedal; a discontinued line ends and a resumed one starts; unknown types are dropped with their direction.
     expect(strip(m3.directions)).toEqual([
       { at: 0, staff: 1, pedal: 'start' },
+      { at: 0, staff: 1, placement: 'above', octaveShift: { type: 'down', size: 8 } },
       { at: 1, staff: 1, pedal: 'stop' },
       { at: 2, staff: 1, pedal: 'start' },
       { at: 2, staff: 1, sign: 'coda' },
+      { at: 3, staff: 1, octaveShift: { type: 'stop', size: 15 } },
     ]);
   });
 

@@ -13,6 +13,7 @@ export function staffReading(staff: Staff, given: Partial<Omit<StaffReading, 'st
     accidentals: new Map(),
     articulations: new Map(),
     hairpins: [],
+    octaveLines: [],
     ...given,
   };
 }

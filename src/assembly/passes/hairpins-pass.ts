@@ -74,7 +74,7 @@ function hairpinDirections(
 }
 
 /** The onset of the written item nearest right of x (the earliest, of items in line); the measure's end if none. */
-function onsetAt(onsets: readonly PlacedOnset[], x: number, end: Fraction): Fraction {
+export function onsetAt(onsets: readonly PlacedOnset[], x: number, end: Fraction): Fraction {
   let best: PlacedOnset | undefined;
   for (const o of onsets) if (o.x > x && (!best || o.x < best.x || (o.x === best.x && compare(o.onset, best.onset) < 0))) best = o;
   return best?.onset ?? end;

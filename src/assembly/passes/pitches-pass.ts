@@ -107,7 +107,7 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
   const notes: Note[] = source.heads.map((head) => {
     const diatonic = diatonicAt(clef, head.position);
     const step = STEPS[((diatonic % 7) + 7) % 7]!;
-    const octave = Math.floor(diatonic / 7);
+    const octave = Math.floor(diatonic / 7) + octavesAt(reading, source.x);
     const printed = reading.accidentals.get(head);
     if (printed) accidentals.set(diatonic, ALTER[printed]);
     const alter = accidentals.get(diatonic) ?? keyAlter(fifths, step);
@@ -130,6 +130,11 @@ function toEvent(item: PlacedItem, staff: number, reading: StaffReading, system:
     (family === 'ornament' ? (event.ornaments ??= []) : family === 'technical' ? (event.technical ??= []) : (event.articulations ??= [])).push(kind);
   }
   return event;
+}
+
+/** Octaves the notes at x sound from where they are written: those an 8va or 8vb line covers. */
+function octavesAt(reading: StaffReading, x: number): number {
+  return reading.octaveLines.find((line) => x >= line.x0 && x <= line.x1)?.octaves ?? 0;
 }
 
 /** Beams over a voice's strokes, as the page's beams group them. */

@@ -85,6 +85,9 @@ export const ORNAMENTS = new Set<string>([
   'vertical-turn', 'inverted-vertical-turn', 'shake', 'schleifer', 'haydn',
 ]);
 const WEDGE_TYPES = new Set<string>(['crescendo', 'diminuendo', 'stop', 'continue']);
+/** Octave lines MusicXML draws: 8va/8vb, 15ma/15mb, 22ma/22mb (8 when unsaid). */
+const OCTAVE_SHIFT_SIZES = new Set([8, 15, 22]);
+
 /** MusicXML pedal types onto the model's: a sostenuto pedal goes down like a damper pedal; a line broken off ends, and resumes as a start. */
 const PEDAL_TYPES = new Map<string, NonNullable<Direction['pedal']>>([
   ['start', 'start'], ['stop', 'stop'], ['change', 'change'], ['continue', 'continue'],
@@ -554,6 +557,10 @@ function readDirection(c: XmlElement, state: PartReadState, pos: Fraction): Dire
     }
     const pedal = PEDAL_TYPES.get(child(dt, 'pedal')?.attrs.type ?? '');
     if (pedal && !dir.pedal) dir.pedal = pedal;
+    const shift = child(dt, 'octave-shift')?.attrs;
+    if (!dir.octaveShift && shift && (shift.type === 'up' || shift.type === 'down' || shift.type === 'stop')) {
+      dir.octaveShift = { type: shift.type, size: OCTAVE_SHIFT_SIZES.has(Number(shift.size)) ? Number(shift.size) : 8 };
+    }
     for (const r of children(dt, 'rehearsal')) if (r.text.trim()) rehearsal.push(r.text.trim());
     if (!dir.sign && child(dt, 'segno')) dir.sign = 'segno';
     if (!dir.sign && child(dt, 'coda')) dir.sign = 'coda';
@@ -565,7 +572,7 @@ function readDirection(c: XmlElement, state: PartReadState, pos: Fraction): Dire
   if (tempo !== undefined) dir.tempo = tempo;
   const jump = sound && readJump(sound);
   if (jump) dir.jump = jump;
-  const kept = [dir.words, dir.dynamics, dir.metronome, dir.tempo, dir.wedge, dir.pedal, dir.rehearsal, dir.sign, dir.jump];
+  const kept = [dir.words, dir.dynamics, dir.metronome, dir.tempo, dir.wedge, dir.octaveShift, dir.pedal, dir.rehearsal, dir.sign, dir.jump];
   if (kept.every((x) => x === undefined)) return undefined;
   return dir;
 }
