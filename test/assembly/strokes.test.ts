@@ -44,6 +44,15 @@ describe('buildStrokes', () => {
     expect(chords(strokes({ ...symbols([head(100, 130, 2)], [stem(107, 100, 130)]), graceSlashes: [slash] }))[0]!.slash).toBeUndefined();
   });
 
+  it('joins a down-stem to its head over the staff though a ledger line took the stem’s first pixels', () => {
+    // Head box y 94–106 (centre 100); the stem begins 9 px (0.75 spaces) below the centre, 3 px past the box.
+    const h = head(100, 100, -7);
+    const [item] = chords(strokes(symbols([h], [stem(94, 109, 150)])));
+    expect([item!.stem !== undefined, item!.up]).toEqual([true, false]);
+    // A stem starting a whole space past the head's edge is another note's.
+    expect(chords(strokes(symbols([h], [stem(94, 118, 160)])))[0]!.stem).toBeUndefined();
+  });
+
   it('gives a head with an up-stem on its right and a down-stem on its left to both voices', () => {
     const h = head(100, 130, 2);
     const items = chords(strokes(symbols([h], [stem(107, 88, 130), stem(93, 130, 172)])));
