@@ -2,7 +2,8 @@
  * Octave lines (8va over a staff, 8vb under it), found in the page's ink.
  *
  * An octave line is an "8" clear of the staff with a dashed line running
- * right from it over the notes it moves, to a short hook towards the staff.
+ * right from it over the notes it moves (its closing hook is not looked
+ * for: "loco" after it can cut the hook short).
  * The symbol model paints the "8" as a tuplet number; a tuplet's number
  * stands alone over its group or in the middle of a solid bracket, never at
  * the left end of a dashed line. Which notes the line covers, and what it
@@ -53,27 +54,25 @@ export function readOctaveLines(ink: BinaryImage, numbers: readonly Mark[], stav
     const above = mark.y1 <= staffLineY(staff, 0, mark.x) - space * EIGHT_CLEAR_OF_STAFF;
     const below = mark.y0 >= staffLineY(staff, 4, mark.x) + space * EIGHT_CLEAR_OF_STAFF;
     if (!above && !below) continue;
-    const line = dashedLine(ink, mark, space);
-    if (!line) continue;
-    const { end } = line;
+    const end = dashedLineEnd(ink, mark, space);
+    if (end === undefined) continue;
     lines.push({ staff: mark.staff, x0: mark.x0, x1: end, y0: mark.y0, y1: mark.y1, confidence: mark.confidence, octaves: above ? 1 : -1 });
     eights.add(mark);
   }
   return { lines, eights };
 }
 
-/** The dashed line running right from the mark: where it ends, on the row level with the mark that carries it furthest; undefined where no row does. */
-function dashedLine(ink: BinaryImage, mark: Mark, space: number): { end: number; y: number } | undefined {
-  let best: { end: number; y: number } | undefined;
+/** Where the dashed line running right from the mark ends, on the row level with the mark that carries it furthest; undefined where no row does. */
+function dashedLineEnd(ink: BinaryImage, mark: Mark, space: number): number | undefined {
+  let best: number | undefined;
   const from = Math.max(0, Math.round(mark.y0 - space * DASH_ROWS_BEYOND_EIGHT));
   const to = Math.min(ink.height - 1, Math.round(mark.y1 + space * DASH_ROWS_BEYOND_EIGHT));
   for (let y = from; y <= to; y++) {
     const end = dashesAlong(ink, y, Math.round(mark.x1), space);
-    if (end !== undefined && (!best || end > best.end)) best = { end, y };
+    if (end !== undefined && (best === undefined || end > best)) best = end;
   }
   return best;
 }
-
 
 /** The end of a run of at least {@link MIN_DASHES} thin dashes along row y from x (the first within reach); undefined where there is none. */
 function dashesAlong(ink: BinaryImage, y: number, x: number, space: number): number | undefined {
