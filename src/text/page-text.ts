@@ -26,6 +26,7 @@ import { readBeat, type Beat } from './metronome-glyph.js';
 import { musicWordsOnly, wordBeforeMark } from './music-words.js';
 import { readDynamicMarks, trustedReading, type DynamicMark } from './read-dynamics.js';
 import { glyphsIn, readPedalMarks, type PedalMark } from './read-pedals.js';
+import { readRomanNumeral } from './roman-numerals.js';
 import { findTextRegions, labelInk, type InkComponents, type TextBox, type TextKind, type TextLine, type TextPageInput, type TextRegions } from './text-regions.js';
 
 export interface ReadLine extends TextBox {
@@ -251,10 +252,13 @@ async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly
       symbols: w.symbols.map((c) => ({ text: c.text, x0: px(c.x0), x1: px(c.x1) })),
     }));
     if (!placed.length) return;
-    const text = placed.map((w) => w.text).join(' ');
+    // A movement's number alone is read from its glyphs' shapes (the OCR reads "II." as "IT.").
+    const numeral = MAY_HEAD.has(line.kind) ? readRomanNumeral(regions, line, placed.map((w) => w.text).join(' ')) : undefined;
+    const words = numeral ? [{ ...placed[0]!, text: numeral, x1: placed[placed.length - 1]!.x1, symbols: [] }] : placed;
+    const text = words.map((w) => w.text).join(' ');
     // A framed line that does not read as a rehearsal mark is no text we know.
     if (line.kind === 'rehearsal' && !REHEARSAL_MARK.test(text.trim())) return;
-    const kind = readKind(line, text, placed);
+    const kind = readKind(line, text, words);
     lines.push({
       kind,
       size: line.size,
@@ -264,7 +268,7 @@ async function readLines(gray: GrayImage, regions: TextRegions, wanted: readonly
       x1: line.x1,
       y1: line.y1,
       text,
-      words: placed,
+      words,
       ...(line.staff !== undefined ? { staff: line.staff } : {}),
       ...(line.verse !== undefined && kind === 'lyrics' ? { verse: line.verse } : {}),
     });
