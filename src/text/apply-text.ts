@@ -183,6 +183,8 @@ function notesByStaff(events: readonly PageEvent[], page: PageText): Map<number,
 interface PageEvent {
   event: VoiceEvent;
   measure: Measure;
+  /** The measure's index in its part: every part's measure at one index stands in one column of the system. */
+  index: number;
   /** Its onset in its measure. */
   onset: Fraction;
   /** The page's staff it stands on, and its extent across (its first head's, for a note), in prepared pixels. */
@@ -194,7 +196,7 @@ interface PageEvent {
 /** Every event recognition placed on this page, with its measure, onset and staff. */
 function* pageEvents(score: Score, page: PageText): Generator<PageEvent> {
   for (const part of score.parts) {
-    for (const measure of part.measures) {
+    for (const [index, measure] of part.measures.entries()) {
       if (measure.evidence?.page !== page.page) continue;
       for (const voice of measure.voices) {
         let onset = ZERO;
@@ -206,7 +208,7 @@ function* pageEvents(score: Score, page: PageText): Generator<PageEvent> {
           const [x0, y0] = toPreparedPoint(page.transform, box.x, box.y);
           const [x1, y1] = toPreparedPoint(page.transform, box.x + box.width, box.y + box.height);
           const pageStaff = nearestStaff(page.staves, (x0 + x1) / 2, (y0 + y1) / 2);
-          if (pageStaff >= 0) yield { event, measure, onset: at, pageStaff, x0, x1 };
+          if (pageStaff >= 0) yield { event, measure, index, onset: at, pageStaff, x0, x1 };
         }
       }
     }
@@ -299,6 +301,10 @@ export function jumpOf(words: string): 'daCapo' | 'fine' | undefined {
 const DYNAMICS = new Set(['pppp', 'ppp', 'pp', 'p', 'mp', 'mf', 'f', 'ff', 'fff', 'ffff', 'sf', 'sfz', 'sffz', 'sfp', 'sfpp', 'fp', 'fz', 'rf', 'rfz', 'pf']);
 /** How far (staff spaces) before the first note a direction's text may start and still belong to it. */
 const DIRECTION_REACH = 4;
+/** How far (staff spaces) words may start before their note's head, or overlap a dynamic they are set on from. */
+const WORDS_LEAD = 0.5;
+/** Words set on from a dynamic start at most this many spaces past its last letter. */
+const WORDS_AFTER_DYNAMIC = 2;
 /** How far (staff spaces) from its staff a direction stands at most; text further off is a footer or a note to the player. */
 const DIRECTION_DISTANCE = 7;
 /**
@@ -499,6 +505,9 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
   const lines = joinMetronomeMarks(page.lines.filter((line) => DIRECTION_KINDS.has(line.kind) && line.staff !== undefined).flatMap(directionsOf));
   if (!lines.length) return;
   const byStaff = timedNotes(events);
+  const byIndex = new Map<number, PageEvent[]>();
+  for (const notes of byStaff.values()) for (const n of notes) byIndex.set(n.index, [...(byIndex.get(n.index) ?? []), n]);
+  for (const notes of byIndex.values()) notes.sort((a, b) => a.x0 - b.x0);
   for (const line of lines) {
     const staff = page.staves[line.staff!]!;
     const cx = (line.x0 + line.x1) / 2;
@@ -516,11 +525,24 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     if (!dynamics && !words && !metronome && !rehearsal && !pedal) continue;
     const at = directionStaff(page, line, words);
     const target = page.staves[at]!;
-    // The first note at or after the text's start, or the last one before it when none follows in reach.
+    // Words set on just after a dynamic on its row ("p dim.") are the dynamic's note's.
+    const led = words && !dynamics ? lines.find((o) => o.kind === 'dynamics' && o.staff === line.staff && readDynamic(o.text) && followsOn(o, line, target.space)) : undefined;
+    // Where words start: at their first letter (a dot read before "loco" is the octave line's end), or at their dynamic.
+    const x0 = led?.x0 ?? (words && !dynamics ? line.words.find((w) => /\p{L}/u.test(w.text))?.x0 : undefined) ?? line.x0;
+    // Words go to the onset, in the measure they start in, whose notes on any staff start nearest them:
+    // under a held note, words start where another staff's next note does. A dynamic goes to the first
+    // note at or after its start, or the last one before it when none follows in reach.
     const noteOn = (staff: number) => {
       const notes = byStaff.get(staff) ?? [];
+      // A staff resting the whole measure has no note for words to start at: they are the next note's.
+      const measure = words && !dynamics && !led ? notes.filter((n) => spans(page, n.measure, x0 + target.space * WORDS_LEAD) && !(n.event.kind === 'rest' && n.event.measureRest)) : [];
+      if (measure.length) {
+        const column = (byIndex.get(measure[0]!.index) ?? []).filter((n) => !(n.event.kind === 'rest' && n.event.measureRest));
+        const nearest = column.reduce((a, b) => (Math.abs(b.x0 - x0) < Math.abs(a.x0 - x0) ? b : a), measure[0]!);
+        return { ...measure[0]!, onset: nearest.onset };
+      }
       const reach = target.space * DIRECTION_REACH;
-      return notes.find((n) => n.x0 >= line.x0 - target.space) ?? [...notes].reverse().find((n) => n.x0 < line.x0 && line.x0 - n.x0 < reach);
+      return notes.find((n) => n.x0 >= x0 - target.space) ?? [...notes].reverse().find((n) => n.x0 < x0 && x0 - n.x0 < reach);
     };
     let note = noteOn(at);
     if (!note) continue;
@@ -654,6 +676,21 @@ function anchorHairpinsAt(note: PageEvent, line: ReadLine, page: PageText, space
     if (y < line.y0 - space * HAIRPIN_DYNAMIC_OVERLAP || y > line.y1 + space * HAIRPIN_DYNAMIC_OVERLAP) continue;
     d.offset = note.onset;
   }
+}
+
+/** Whether line `b` is set on from line `a` on its row: starting at most {@link WORDS_AFTER_DYNAMIC} spaces past its end. */
+function followsOn(a: ReadLine, b: ReadLine, space: number): boolean {
+  const gap = b.x0 - a.x1;
+  return gap > -space * WORDS_LEAD && gap <= space * WORDS_AFTER_DYNAMIC && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/** Whether a measure stands across the page's column `x` (prepared pixels), from barline to barline. */
+function spans(page: PageText, measure: Measure, x: number): boolean {
+  const box = measure.evidence?.page === page.page ? measure.evidence.box : undefined;
+  if (!box) return false;
+  const [x0] = toPreparedPoint(page.transform, box.x, box.y);
+  const [x1] = toPreparedPoint(page.transform, box.x + box.width, box.y + box.height);
+  return x0 <= x && x < x1;
 }
 
 /** Every event of the page with its onset in its measure, by the staff of the page it stands on, left to right. */

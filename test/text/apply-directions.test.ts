@@ -343,3 +343,47 @@ describe('part names', () => {
     expect(u.parts[0]!.name).toBe('Staff 1');
   });
 });
+
+describe('where words go in their measure', () => {
+  const STAFF2: Staff = { ...STAFF, lines: [0, 1, 2, 3, 4].map((l) => [250 + l * SPACE, 250 + l * SPACE]) };
+  const at = (x: number, y: number) => ({ page: 0, box: { x, y, width: 14, height: 12 }, confidence: 1 });
+  const note = (x: number, y: number, quarters: number) => ({ kind: 'note' as const, duration: { n: quarters, d: 1 }, type: quarters === 2 ? ('half' as const) : ('quarter' as const), dots: 0, staff: 1, notes: [{ pitch: { step: 'B' as const, alter: 0, octave: 4 }, evidence: at(x, y) }], lyrics: [], evidence: at(x, y) });
+  /** Two parts, measures from x 100 to 600 and 600 to 1000: a half note and a quarter over two quarters and a half, and a note after the barline. */
+  function twoParts(): Score {
+    const part = (id: string, y: number, events: ReturnType<typeof note>[], next: ReturnType<typeof note>[]) => ({
+      id, name: '', instrumentId: 'strings.violin', midiProgram: 40, staves: 1,
+      measures: [
+        { number: '1', clefs: [], directions: [], evidence: { page: 0, box: { x: 100, y: y - 18, width: 500, height: 48 }, confidence: 1 }, voices: [{ id: '1', events }] },
+        { number: '2', clefs: [], directions: [], evidence: { page: 0, box: { x: 600, y: y - 18, width: 400, height: 48 }, confidence: 1 }, voices: [{ id: '1', events: next }] },
+      ],
+    });
+    return { credits: {}, partGroups: [], parts: [part('P1', 118, [note(200, 118, 2), note(400, 118, 1)], [note(640, 118, 1)]), part('P2', 268, [note(200, 268, 1), note(300, 268, 1), note(400, 268, 2)], [note(640, 268, 1)])] };
+  }
+  const wordsLine = (text: string, x0: number, x1: number, staff = 0): ReadLine => {
+    const box = { x0, y0: 172, x1, y1: 184 };
+    return { kind: 'expression', size: 12, spans: [[x0, x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff };
+  };
+  const twoStaves = (lines: ReadLine[]): PageText => ({ ...page(lines), staves: [STAFF, STAFF2] });
+  const placed = (s: Score) => s.parts[0]!.measures.map((m) => m.directions.map((d) => [d.words ?? d.dynamics, d.offset.n / d.offset.d]));
+
+  it('go under a held note where another staff\'s note starts under them', () => {
+    const s = twoParts();
+    applyText(s, [twoStaves([wordsLine('dim.', 298, 330)])]);
+    expect(placed(s)).toEqual([[['dim.', 1]], []]);
+  });
+
+  it('go to the note they start at, not the one just after, and stay in the measure they start in', () => {
+    const s = twoParts();
+    applyText(s, [twoStaves([wordsLine('dolce', 196, 240), wordsLine('loco', 604, 640)])]);
+    expect(placed(s)).toEqual([[['dolce', 0]], [['loco', 0]]]);
+  });
+
+  it('set on from a dynamic, go to its note', () => {
+    const s = twoParts();
+    applyText(s, [twoStaves([{ ...wordsLine('p', 196, 208), kind: 'dynamics' }, wordsLine('dim.', 226, 300)])]);
+    expect(placed(s)).toEqual([[['p', 0], ['dim.', 0]], []]);
+    const apart = twoParts();
+    applyText(apart, [twoStaves([{ ...wordsLine('p', 196, 208), kind: 'dynamics' }, wordsLine('dim.', 296, 340)])]);
+    expect(placed(apart)).toEqual([[['p', 0], ['dim.', 1]], []]);
+  });
+});
