@@ -531,7 +531,7 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     const x0 = led?.x0 ?? (words && !dynamics ? line.words.find((w) => /\p{L}/u.test(w.text))?.x0 : undefined) ?? line.x0;
     // Words go to the onset, in the measure they start in, whose notes on any staff start nearest them:
     // under a held note, words start where another staff's next note does. A dynamic goes to the first
-    // note at or after its start, or the last one before it when none follows in reach.
+    // note at or after its start or the next, or to the last one before it when none follows in reach.
     const noteOn = (staff: number) => {
       const notes = byStaff.get(staff) ?? [];
       // A staff resting the whole measure has no note for words to start at: they are the next note's.
@@ -542,7 +542,14 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
         return { ...measure[0]!, onset: nearest.onset };
       }
       const reach = target.space * DIRECTION_REACH;
-      return notes.find((n) => n.x0 >= x0 - target.space) ?? [...notes].reverse().find((n) => n.x0 < x0 && x0 - n.x0 < reach);
+      const first = notes.findIndex((n) => n.x0 >= x0 - target.space);
+      if (first < 0) return [...notes].reverse().find((n) => n.x0 < x0 && x0 - n.x0 < reach);
+      // A dynamic stands centred under its note: of the first note and the next, the one nearer its middle.
+      const mark = dynamics ? line : led;
+      const next = mark ? notes[first + 1] : undefined;
+      const middle = mark ? (mark.x0 + mark.x1) / 2 : 0;
+      const off = (n: PageEvent) => Math.abs((n.x0 + n.x1) / 2 - middle);
+      return next && off(next) < off(notes[first]!) ? next : notes[first];
     };
     let note = noteOn(at);
     if (!note) continue;

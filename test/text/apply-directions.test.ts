@@ -387,3 +387,14 @@ describe('where words go in their measure', () => {
     expect(placed(apart)).toEqual([[['p', 0], ['dim.', 1]], []]);
   });
 });
+
+describe('where a dynamic goes', () => {
+  it('goes to the note it is centred under, of the first at its start and the next', () => {
+    const evidence = (x: number) => ({ page: 0, box: { x, y: 118, width: 17, height: 12 }, confidence: 1 });
+    const s = score();
+    s.parts[0]!.measures[0]!.voices[0]!.events = [300, 340, 358, 394].map((x) => ({ kind: 'note' as const, duration: { n: 1, d: 4 }, type: '16th' as const, dots: 0, staff: 1, notes: [{ pitch: { step: 'B' as const, alter: 0, octave: 4 }, evidence: evidence(x) }], lyrics: [], evidence: evidence(x) }));
+    const box = { x0: 344, y0: 172, x1: 381, y1: 184 };
+    applyText(s, [page([{ kind: 'dynamics', size: 12, spans: [[box.x0, box.x1]], ...box, text: 'fp', words: [{ text: 'fp', confidence: 90, ...box, symbols: [] }], staff: 0 }])]);
+    expect(s.parts[0]!.measures[0]!.directions.map((d) => [d.dynamics, d.offset])).toEqual([['fp', { n: 1, d: 2 }]]);
+  });
+});
