@@ -546,10 +546,10 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
       if (first < 0) return [...notes].reverse().find((n) => n.x0 < x0 && x0 - n.x0 < reach);
       // A dynamic stands centred under its note: of the first note and the next, the one nearer its middle.
       const mark = dynamics ? line : led;
-      const next = mark ? notes[first + 1] : undefined;
-      const middle = mark ? (mark.x0 + mark.x1) / 2 : 0;
-      const off = (n: PageEvent) => Math.abs((n.x0 + n.x1) / 2 - middle);
-      return next && off(next) < off(notes[first]!) ? next : notes[first];
+      const [here, next] = [notes[first]!, notes[first + 1]];
+      if (!mark || !next) return here;
+      const off = (n: PageEvent) => Math.abs((n.x0 + n.x1 - mark.x0 - mark.x1) / 2);
+      return off(next) < off(here) ? next : here;
     };
     let note = noteOn(at);
     if (!note) continue;
