@@ -7,12 +7,12 @@
  * Adds: wedge directions on the parts' measures, each with the hairpin's box as its evidence (the text
  * stage moves a hairpin's start to the dynamic it is drawn from: apply-text.ts).
  */
-import { compare, type Fraction } from '../../score/fraction.js';
+import type { Fraction } from '../../score/fraction.js';
 import type { Direction } from '../../score/model.js';
 import { staffLineY } from '../../staves/detect-staves.js';
 import type { StaffReading, SystemReading } from '../read-page.js';
 import { evidenceOf } from './evidence-pass.js';
-import { readingAt, type PlacedOnset, type ScorePass } from './reading-state.js';
+import { onsetAt, readingAt, type PlacedOnset, type ScorePass } from './reading-state.js';
 
 /** A hairpin starts under the first note at most this many spaces left of its open or pointed end … */
 const HAIRPIN_START_LEAD = 0.5;
@@ -71,11 +71,4 @@ function hairpinDirections(
     else if (stop >= left && stop < right && !justPast(left)) out.push({ offset: onsetAt(onsets, stop, end), staff, placement, wedge: { type: 'stop', number: staff }, evidence });
     return out;
   });
-}
-
-/** The onset of the written item nearest right of x (the earliest, of items in line); the measure's end if none. */
-export function onsetAt(onsets: readonly PlacedOnset[], x: number, end: Fraction): Fraction {
-  let best: PlacedOnset | undefined;
-  for (const o of onsets) if (o.x > x && (!best || o.x < best.x || (o.x === best.x && compare(o.onset, best.onset) < 0))) best = o;
-  return best?.onset ?? end;
 }

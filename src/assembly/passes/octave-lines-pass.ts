@@ -9,8 +9,7 @@
  */
 import type { Direction } from '../../score/model.js';
 import { evidenceOf } from './evidence-pass.js';
-import { onsetAt } from './hairpins-pass.js';
-import { readingAt, type ScorePass } from './reading-state.js';
+import { onsetAt, readingAt, type ScorePass } from './reading-state.js';
 
 export const octaveLinesPass: ScorePass = {
   name: 'octave lines',

@@ -4,7 +4,7 @@
  * so far. Each pass reads what the passes before it added and adds its own
  * share; every field says which pass fills it.
  */
-import { ZERO, type Fraction } from '../../score/fraction.js';
+import { compare, ZERO, type Fraction } from '../../score/fraction.js';
 import type { Clef, Measure, Part, RestEvent, Score, TimeSignature } from '../../score/model.js';
 import type { StaffReading, SystemReading } from '../read-page.js';
 import type { Stroke } from '../strokes.js';
@@ -29,6 +29,13 @@ export interface Layout {
 export interface PlacedOnset {
   x: number;
   onset: Fraction;
+}
+
+/** The onset of the written item nearest right of x (the earliest, of items in line); the measure's end if none. */
+export function onsetAt(onsets: readonly PlacedOnset[], x: number, end: Fraction): Fraction {
+  let best: PlacedOnset | undefined;
+  for (const o of onsets) if (o.x > x && (!best || o.x < best.x || (o.x === best.x && compare(o.onset, best.onset) < 0))) best = o;
+  return best?.onset ?? end;
 }
 
 /** One staff's share of a measure. */
