@@ -154,6 +154,16 @@ describe('reading the new notations', () => {
     ]);
   });
 
+  it('reads words printed with a dynamic as one mark ("f risoluto") as the dynamic and the words', () => {
+    const withWords = (dynamics: string, words = '') =>
+      readMusicXml(HAND_WRITTEN.replace('<dynamics><f/></dynamics>', `${words}<dynamics>${dynamics}</dynamics>`)).parts[0]!.measures[0]!.directions[4];
+    expect(withWords('<f/><other-dynamics> risoluto</other-dynamics>')).toMatchObject({ dynamics: 'f', words: 'risoluto' });
+    expect(withWords('<pp/><other-dynamics>molto tranquillo</other-dynamics>', '<words>sempre</words>')).toMatchObject({ dynamics: 'pp', words: 'sempre molto tranquillo' });
+    // Words alone in the dynamics style stay the dynamic's text; the metric reads them as words.
+    expect(withWords('<other-dynamics>più</other-dynamics>')).toMatchObject({ dynamics: 'più' });
+    expect(withWords('<other-dynamics>più</other-dynamics>')!.words).toBeUndefined();
+  });
+
   it('survives the excerpt cutter: a cut measure keeps its strokes’ and directions’ new fields', () => {
     const cut = excerpt(read, { measures: [1, 3] });
     const [c2, c3] = cut.parts[0]!.measures as [Measure, Measure];

@@ -544,8 +544,13 @@ function readDirection(c: XmlElement, state: PartReadState, pos: Fraction): Dire
     for (const w of children(dt, 'words')) if (w.text.trim()) words.push(w.text.trim());
     const dyn = child(dt, 'dynamics');
     if (dyn && !dir.dynamics) {
-      const mark = dyn.children[0];
-      if (mark) dir.dynamics = mark.name === 'other-dynamics' ? mark.text.trim() : mark.name;
+      const mark = dyn.children.find((m) => m.name !== 'other-dynamics');
+      const others = children(dyn, 'other-dynamics').map((m) => m.text.trim()).filter(Boolean);
+      // A mark with words printed beside it as one dynamic ("f risoluto", as MuseScore writes it): the mark, and the words.
+      if (mark) {
+        dir.dynamics = mark.name;
+        words.push(...others);
+      } else if (others.length) dir.dynamics = others.join(' ');
     }
     const metronome = readMetronome(child(dt, 'metronome'));
     if (metronome && !dir.metronome) dir.metronome = metronome;
