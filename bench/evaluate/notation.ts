@@ -210,10 +210,16 @@ export function partItems(part: Part): Item[][] {
     }
     const left = barlineSymbols(measure.leftBarline);
     if (left.length) items.push({ staff: 0, onset: ZERO, rank: RANK_LEFT_BARLINE, order: 0, symbols: left, label: `left barline ${keys(left)}` });
+    // The directions at one place are one item: "p cantabile" is one reading whether an encoder writes it as one direction or two.
+    const places = new Map<string, Item>();
     for (const direction of measure.directions) {
       const symbols = directionSymbols(direction);
-      if (symbols.length) items.push({ staff: direction.staff, onset: direction.offset, rank: RANK_DIRECTION, order: 0, symbols, label: keys(symbols) });
+      if (!symbols.length) continue;
+      const place = `${direction.staff} ${direction.offset.n}/${direction.offset.d}`;
+      const item = places.get(place) ?? places.set(place, { staff: direction.staff, onset: direction.offset, rank: RANK_DIRECTION, order: 0, symbols: [], label: '' }).get(place)!;
+      item.symbols.push(...symbols);
     }
+    for (const item of places.values()) items.push({ ...item, label: keys(item.symbols) });
     items.push(...strokeItems(measure));
     const right = barlineSymbols(measure.rightBarline);
     if (right.length) items.push({ staff: Number.MAX_SAFE_INTEGER, onset: ZERO, rank: RANK_RIGHT_BARLINE, order: 0, symbols: right, label: `right barline ${keys(right)}` });
@@ -395,9 +401,16 @@ function sortedKeys(item: Item): string[] {
   return (item.sorted ??= item.symbols.map(symbolKey).sort());
 }
 
-/** Cost of reading item y as x: the size of the bags' symmetric difference. */
+/**
+ * Between pairings that cost as much, one of items at the same onset is chosen: it adds this much to a
+ * pairing of items at different onsets, far too little to change a cost (alignItems rounds it off).
+ */
+const ONSET_TIE_BREAK = 1e-6;
+
+/** Cost of reading item y as x: the size of the bags' symmetric difference (and the onsets' tie break). */
 function pairCost(x: Item, y: Item): number {
   if (x.staff !== y.staff) return x.symbols.length + y.symbols.length;
+  const moved = compare(x.onset, y.onset) === 0 ? 0 : ONSET_TIE_BREAK;
   const a = sortedKeys(x);
   const b = sortedKeys(y);
   let common = 0;
@@ -409,7 +422,7 @@ function pairCost(x: Item, y: Item): number {
     } else if (a[i]! < b[j]!) i++;
     else j++;
   }
-  return a.length + b.length - 2 * common;
+  return a.length + b.length - 2 * common + moved;
 }
 
 function count(elements: Record<ElementClass, ElementCount>, symbols: readonly Symbol[], side: 'predicted' | 'truth'): void {
@@ -450,7 +463,7 @@ export function alignItems(a: readonly Item[], b: readonly Item[]): { cost: numb
       pairs.push([undefined, b[--j]]);
     }
   }
-  return { cost: d[n * w + m]!, pairs: pairs.reverse() };
+  return { cost: Math.round(d[n * w + m]!), pairs: pairs.reverse() };
 }
 
 interface MeasureStep {
@@ -513,7 +526,7 @@ export function alignMeasures(a: readonly Item[][], b: readonly Item[][]): Measu
 
 function describeEdit(x: Item | undefined, y: Item | undefined): string[] {
   if (x && y) {
-    if (pairCost(x, y) === 0) return [];
+    if (Math.round(pairCost(x, y)) === 0) return [];
     const inTruth = shared(x.symbols, y.symbols);
     const missing = y.symbols.filter((s) => !removeOne(inTruth, s));
     const inReading = shared(x.symbols, y.symbols);

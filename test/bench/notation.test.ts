@@ -113,6 +113,19 @@ describe('notation error rate', () => {
     expect(elements.words.matched).toBe(elements.words.truth);
   });
 
+  it('reads the directions at one place as one, however they are split: "p cantabile" as one direction or two', () => {
+    const truth = phrase();
+    truth.parts[0]!.measures[1]!.directions.push(direction(frac(1), { dynamics: 'p', words: 'cantabile' }));
+    const read = clone(truth);
+    read.parts[0]!.measures[1]!.directions.splice(-1, 1, direction(frac(1), { words: 'cantabile' }), direction(frac(1), { dynamics: 'p' }));
+    expect(evaluateNotation(read, truth).metrics.errorRate).toBe(0);
+    // At another place the words are a missing symbol and an extra one; the dynamic still counts.
+    read.parts[0]!.measures[1]!.directions.at(-2)!.offset = frac(2);
+    const { edits, elements } = evaluateNotation(read, truth).metrics;
+    expect(edits).toBe(2);
+    expect(elements.dynamics.matched).toBe(elements.dynamics.truth);
+  });
+
   it('costs a missed measure its symbols without shifting the measures after it', () => {
     const truth = phrase();
     const long = clone(truth);
