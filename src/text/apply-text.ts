@@ -305,6 +305,11 @@ const DIRECTION_REACH = 4;
 const WORDS_LEAD = 0.5;
 /** Words set on from a dynamic start at most this many spaces past its last letter. */
 const WORDS_AFTER_DYNAMIC = 2;
+/**
+ * A dynamic this many spaces or less past the end of words on its row is set on from them as one mark,
+ * a word's space apart ("più f"); a dynamic further on is a mark of its own after them ("cresc. sf").
+ */
+const DYNAMIC_AFTER_WORDS = 0.5;
 /** How far (staff spaces) from its staff a direction stands at most; text further off is a footer or a note to the player. */
 const DIRECTION_DISTANCE = 7;
 /**
@@ -528,14 +533,17 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     // Words set on just after a dynamic on its row ("p dim.") are the dynamic's note's.
     const led = words && !dynamics ? lines.find((o) => o.kind === 'dynamics' && o.staff === line.staff && readDynamic(o.text) && followsOn(o, line, target.space)) : undefined;
     // Where words start: at their first letter (a dot read before "loco" is the octave line's end), or at their dynamic.
-    const x0 = led?.x0 ?? (words && !dynamics ? line.words.find((w) => /\p{L}/u.test(w.text))?.x0 : undefined) ?? line.x0;
+    // A dynamic a word's space after words on its row ("più f", "sempre p") is printed with them as one mark: it starts where they do.
+    const leading = dynamics ? lines.find((o) => (o.kind === 'expression' || o.kind === 'tempo') && o.staff === line.staff && !readDynamic(o.text) && followsOn(o, line, target.space, DYNAMIC_AFTER_WORDS)) : undefined;
+    const firstLetter = (l: ReadLine) => l.words.find((w) => /\p{L}/u.test(w.text))?.x0;
+    const x0 = led?.x0 ?? (leading ? firstLetter(leading) : undefined) ?? (words && !dynamics ? firstLetter(line) : undefined) ?? line.x0;
     // Words go to the onset, in the measure they start in, whose notes on any staff start nearest them:
     // under a held note, words start where another staff's next note does. A dynamic goes to the first
     // note at or after its start or the next, or to the last one before it when none follows in reach.
     const noteOn = (staff: number) => {
       const notes = byStaff.get(staff) ?? [];
       // A staff resting the whole measure has no note for words to start at: they are the next note's.
-      const measure = words && !dynamics && !led ? notes.filter((n) => spans(page, n.measure, x0 + target.space * WORDS_LEAD) && !(n.event.kind === 'rest' && n.event.measureRest)) : [];
+      const measure = (words && !dynamics && !led) || leading ? notes.filter((n) => spans(page, n.measure, x0 + target.space * WORDS_LEAD) && !(n.event.kind === 'rest' && n.event.measureRest)) : [];
       if (measure.length) {
         const column = (byIndex.get(measure[0]!.index) ?? []).filter((n) => !(n.event.kind === 'rest' && n.event.measureRest));
         const nearest = column.reduce((a, b) => (Math.abs(b.x0 - x0) < Math.abs(a.x0 - x0) ? b : a), measure[0]!);
@@ -685,10 +693,10 @@ function anchorHairpinsAt(note: PageEvent, line: ReadLine, page: PageText, space
   }
 }
 
-/** Whether line `b` is set on from line `a` on its row: starting at most {@link WORDS_AFTER_DYNAMIC} spaces past its end. */
-function followsOn(a: ReadLine, b: ReadLine, space: number): boolean {
+/** Whether line `b` is set on from line `a` on its row: starting at most `reach` spaces past its end. */
+function followsOn(a: ReadLine, b: ReadLine, space: number, reach = WORDS_AFTER_DYNAMIC): boolean {
   const gap = b.x0 - a.x1;
-  return gap > -space * WORDS_LEAD && gap <= space * WORDS_AFTER_DYNAMIC && a.y0 < b.y1 && b.y0 < a.y1;
+  return gap > -space * WORDS_LEAD && gap <= space * reach && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
 /** Whether a measure stands across the page's column `x` (prepared pixels), from barline to barline. */

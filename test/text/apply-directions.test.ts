@@ -386,6 +386,16 @@ describe('where words go in their measure', () => {
     applyText(apart, [twoStaves([{ ...wordsLine('p', 196, 208), kind: 'dynamics' }, wordsLine('dim.', 296, 340)])]);
     expect(placed(apart)).toEqual([[['p', 0], ['dim.', 1]], []]);
   });
+
+  it('print a dynamic set on from them a word\'s space apart ("più f") with them, at their note; one further on ("cresc. sf") is its own', () => {
+    const dynamic = (text: string, x0: number, x1: number): ReadLine => ({ ...wordsLine(text, x0, x1), kind: 'dynamics' });
+    const one = twoParts();
+    applyText(one, [twoStaves([wordsLine('più', 196, 230), dynamic('f', 232, 250)])]);
+    expect(placed(one)).toEqual([[['più', 0], ['f', 0]], []]);
+    const two = twoParts();
+    applyText(two, [twoStaves([wordsLine('cresc.', 196, 250), dynamic('sf', 266, 290)])]);
+    expect(placed(two)).toEqual([[['cresc.', 0], ['sf', 2]], []]);
+  });
 });
 
 describe('where a dynamic goes', () => {
