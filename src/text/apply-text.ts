@@ -18,6 +18,7 @@
  * knowing how assembly laid out its parts.
  */
 import { matchInstrumentName } from '../score/instruments.js';
+import { measureLength } from '../score/timeline.js';
 import { add, compare, ZERO, type Fraction } from '../score/fraction.js';
 import type { Box, Credits, Direction, Measure, NoteEvent, Part, Score, VoiceEvent } from '../score/model.js';
 import { toPreparedPoint, toSourcePoint, type PageTransform } from '../reading/page-transform.js';
@@ -286,8 +287,10 @@ function renumberMeasures(parts: readonly Part[], printed: readonly PrintedNumbe
 // ---------------------------------------------------------------------------
 // Directions.
 
-/** Words that send the player back to the start ("D.C.", "D. C. al Fine", "Menuetto D.C.", "M.D.C."). */
-const DA_CAPO = /\bD\.\s?C\./i;
+/** Words that send the player back to the start ("D.C.", "D. C. al Fine", "Menuetto D.C.", "M.D.C.", "Menuetto da capo"). */
+const DA_CAPO = /\bD\.\s?C\.|\bda capo\b/i;
+/** Words that stand at a barline, for the end of the measure before it: a jump back ("D.C.", "D.S.", "dal segno") or the end ("Fine"). */
+const AT_BARLINE = /\bD\.\s?[CS]\.|\bda capo\b|\bdal segno\b|^fine\.?$/i;
 /** The word that ends the piece after a D.C. */
 const FINE = /^fine\.?$/i;
 
@@ -565,8 +568,10 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     const lower = pedal ? noteOn(at + 1) : undefined;
     if (lower && lower.measure === note.measure) note = lower;
     const middle = staffLineY(target, 2, (line.x0 + line.x1) / 2);
+    // Words for a barline stand over it, ending past the measure's last note: they are the measure's end's.
+    const atBarline = words && AT_BARLINE.test(words.trim()) && line.x1 > Math.max(...(byStaff.get(at) ?? []).filter((n) => n.measure === note!.measure).map((n) => n.x1));
     note.measure.directions.push({
-      offset: note.onset,
+      offset: atBarline ? measureLength(note.measure, undefined) : note.onset,
       staff: note.event.staff,
       placement: pedal || (line.y0 + line.y1) / 2 > middle ? 'below' : 'above',
       ...(rehearsal ? { rehearsal } : {}),

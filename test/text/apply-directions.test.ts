@@ -279,6 +279,7 @@ describe('da capo and fine', () => {
     expect(jumpOf('D.C. al Fine')).toBe('daCapo');
     expect(jumpOf('Menuetto D. C.')).toBe('daCapo');
     expect(jumpOf('M.D.C.')).toBe('daCapo');
+    expect(jumpOf('Menuetto da capo')).toBe('daCapo');
     expect(jumpOf('Fine')).toBe('fine');
     expect(jumpOf('dolce')).toBeUndefined();
     expect(jumpOf('finezza')).toBeUndefined();
@@ -376,6 +377,16 @@ describe('where words go in their measure', () => {
     const s = twoParts();
     applyText(s, [twoStaves([wordsLine('dolce', 196, 240), wordsLine('loco', 604, 640)])]);
     expect(placed(s)).toEqual([[['dolce', 0]], [['loco', 0]]]);
+  });
+
+  it('for a barline ("Fine", "Menuetto da capo", "D.S."), stand at the end of the measure they end past its last note in', () => {
+    const s = twoParts();
+    applyText(s, [twoStaves([wordsLine('Fine', 540, 590), wordsLine('D.S. al Coda', 900, 990)])]);
+    expect(placed(s)).toEqual([[['Fine', 3]], [['D.S. al Coda', 1]]]);
+    // Under a note, such words are that note's.
+    const under = twoParts();
+    applyText(under, [twoStaves([wordsLine('Fine', 196, 230)])]);
+    expect(placed(under)).toEqual([[['Fine', 0]], []]);
   });
 
   it('set on from a dynamic, go to its note', () => {
