@@ -289,6 +289,8 @@ function renumberMeasures(parts: readonly Part[], printed: readonly PrintedNumbe
 
 /** Words that send the player back to the start ("D.C.", "D. C. al Fine", "Menuetto D.C.", "M.D.C.", "Menuetto da capo"). */
 const DA_CAPO = /\bD\.\s?C\.|\bda capo\b/i;
+/** Words a line carries on with, printed again in parentheses where it runs on into a new system. */
+const CARRIED_ON = /^\s*\(/;
 /** Words that stand at a barline, for the end of the measure before it: a jump back ("D.C.", "D.S.", "dal segno") or the end ("Fine"). */
 const AT_BARLINE = /\bD\.\s?[CS]\.|\bda capo\b|\bdal segno\b|^fine\.?$/i;
 /** The word that ends the piece after a D.C. */
@@ -564,6 +566,8 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     };
     let note = noteOn(at);
     if (!note) continue;
+    // Words in parentheses over a system's first measure ("(cresc.)") carry on a line of words from the system before: no new direction.
+    if (words && !dynamics && CARRIED_ON.test(words) && byStaff.get(at)![0]!.measure === note.measure) continue;
     // A pedal mark is the instrument's: between two staves of one part (a piano's), it goes with the lower one, where it is written.
     const lower = pedal ? noteOn(at + 1) : undefined;
     if (lower && lower.measure === note.measure) note = lower;

@@ -389,6 +389,12 @@ describe('where words go in their measure', () => {
     expect(placed(under)).toEqual([[['Fine', 0]], []]);
   });
 
+  it('in parentheses over a system\'s first measure ("(cresc.)"), carry on from the system before and are no new direction', () => {
+    const s = twoParts();
+    applyText(s, [twoStaves([wordsLine('(cresc.)', 196, 250), wordsLine('(dim.)', 636, 680)])]);
+    expect(placed(s)).toEqual([[], [['(dim.)', 0]]]);
+  });
+
   it('set on from a dynamic, go to its note', () => {
     const s = twoParts();
     applyText(s, [twoStaves([{ ...wordsLine('p', 196, 208), kind: 'dynamics' }, wordsLine('dim.', 226, 300)])]);
