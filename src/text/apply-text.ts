@@ -18,9 +18,9 @@
  * knowing how assembly laid out its parts.
  */
 import { matchInstrumentName } from '../score/instruments.js';
-import { measureLength } from '../score/timeline.js';
 import { add, compare, ZERO, type Fraction } from '../score/fraction.js';
 import type { Box, Credits, Direction, Measure, NoteEvent, Part, Score, VoiceEvent } from '../score/model.js';
+import { measureLength } from '../score/timeline.js';
 import { toPreparedPoint, toSourcePoint, type PageTransform } from '../reading/page-transform.js';
 import { staffLineY } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
@@ -289,12 +289,12 @@ function renumberMeasures(parts: readonly Part[], printed: readonly PrintedNumbe
 
 /** Words that send the player back to the start ("D.C.", "D. C. al Fine", "Menuetto D.C.", "M.D.C.", "Menuetto da capo"). */
 const DA_CAPO = /\bD\.\s?C\.|\bda capo\b/i;
-/** Words a line carries on with, printed again in parentheses where it runs on into a new system. */
-const CARRIED_ON = /^\s*\(/;
 /** Words that stand at a barline, for the end of the measure before it: a jump back ("D.C.", "D.S.", "dal segno") or the end ("Fine"). */
 const AT_BARLINE = /\bD\.\s?[CS]\.|\bda capo\b|\bdal segno\b|^fine\.?$/i;
 /** The word that ends the piece after a D.C. */
 const FINE = /^fine\.?$/i;
+/** Words a line carries on with, printed again in parentheses where it runs on into a new system ("(cresc.)"). */
+const CARRIED_ON = /^\s*\(/;
 
 /** The jump a direction's words ask playback for, if any (D.S. and coda are not followed). */
 export function jumpOf(words: string): 'daCapo' | 'fine' | undefined {
@@ -537,9 +537,10 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     const target = page.staves[at]!;
     // Words set on just after a dynamic on its row ("p dim.") are the dynamic's note's.
     const led = words && !dynamics ? lines.find((o) => o.kind === 'dynamics' && o.staff === line.staff && readDynamic(o.text) && followsOn(o, line, target.space)) : undefined;
-    // Where words start: at their first letter (a dot read before "loco" is the octave line's end), or at their dynamic.
-    // A dynamic a word's space after words on its row ("più f", "sempre p") is printed with them as one mark: it starts where they do.
+    // A dynamic a word's space after words on its row ("più f", "sempre p") is printed with them as one mark.
     const leading = dynamics ? lines.find((o) => (o.kind === 'expression' || o.kind === 'tempo') && o.staff === line.staff && !readDynamic(o.text) && followsOn(o, line, target.space, DYNAMIC_AFTER_WORDS)) : undefined;
+    // Where words start: at their first letter (a dot read before "loco" is the octave line's end), or at their
+    // dynamic; where a dynamic printed with words before it starts: where they do.
     const firstLetter = (l: ReadLine) => l.words.find((w) => /\p{L}/u.test(w.text))?.x0;
     const x0 = led?.x0 ?? (leading ? firstLetter(leading) : undefined) ?? (words && !dynamics ? firstLetter(line) : undefined) ?? line.x0;
     // Words go to the onset, in the measure they start in, whose notes on any staff start nearest them:
