@@ -519,10 +519,6 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
   for (const notes of byStaff.values()) for (const n of notes) byIndex.set(n.index, [...(byIndex.get(n.index) ?? []), n]);
   for (const notes of byIndex.values()) notes.sort((a, b) => a.x0 - b.x0);
   for (const line of lines) {
-    const staff = page.staves[line.staff!]!;
-    const cx = (line.x0 + line.x1) / 2;
-    const distance = Math.max(staffLineY(staff, 0, cx) - line.y1, line.y0 - staffLineY(staff, 4, cx));
-    if (distance > staff.space * DIRECTION_DISTANCE) continue;
     // Rehearsal letters are capitals; the OCR reads a lone C, O or S as either.
     const rehearsal = line.kind === 'rehearsal' ? line.text.trim().toUpperCase() : undefined;
     const dynamics = line.kind === 'dynamics' ? readDynamic(line.text) : undefined;
@@ -535,6 +531,9 @@ function applyDirections(events: readonly PageEvent[], page: PageText): void {
     if (!dynamics && !words && !metronome && !rehearsal && !pedal) continue;
     const at = directionStaff(page, line, words);
     const target = page.staves[at]!;
+    // Text far from the staff it is for is a footer or a note to the player.
+    const cx = (line.x0 + line.x1) / 2;
+    if (Math.max(staffLineY(target, 0, cx) - line.y1, line.y0 - staffLineY(target, 4, cx)) > target.space * DIRECTION_DISTANCE) continue;
     // Words set on just after a dynamic on its row ("p dim.") are the dynamic's note's.
     const led = words && !dynamics ? lines.find((o) => o.kind === 'dynamics' && o.staff === line.staff && readDynamic(o.text) && followsOn(o, line, target.space)) : undefined;
     // A dynamic a word's space after words on its row ("più f", "sempre p") is printed with them as one mark.

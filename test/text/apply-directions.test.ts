@@ -245,6 +245,19 @@ describe('measure numbers from the page', () => {
     expect(second!.directions).toMatchObject([{ words: 'arco', placement: 'above' }]);
   });
 
+  it('keeps a technique word far under the upper staff that stands just over the lower one, and drops an expression word there', () => {
+    const { score: s, staves } = systems([100, 300, 500]);
+    // Eleven spaces under the first staff (bottom line at 148), under a space over the second (top line at 300).
+    const line = (text: string, x0: number): ReadLine => {
+      const box = { x0, y0: 280, x1: x0 + 40, y1: 292 };
+      return { kind: 'expression', size: 12, spans: [[box.x0, box.x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff: 0 };
+    };
+    applyText(s, [pageOf(staves, [line('pizz.', 196), line('dolce', 196)])]);
+    const [first, second] = s.parts[0]!.measures;
+    expect(first!.directions).toEqual([]);
+    expect(second!.directions).toMatchObject([{ words: 'pizz.', placement: 'above' }]);
+  });
+
   it('follows the printed numbers past a measure the reading lost, from the system that shows it', () => {
     const { score: s, staves } = systems([100, 300, 500, 700, 900]);
     applyText(s, [pageOf(staves, [numberLine('55', 1, staves), numberLine('57', 2, staves), numberLine('58', 3, staves), numberLine('59', 4, staves)])]);
