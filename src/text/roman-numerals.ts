@@ -4,6 +4,7 @@
  * told apart by their shape instead. Each is one connected glyph: an I is a narrow upright; a V and an
  * X are wide, the V meeting in one point at its foot, the X standing on two.
  */
+import { inkBox } from './dynamic-cells.js';
 import type { TextLine, TextRegions } from './text-regions.js';
 
 /** A glyph at least this share of the line's letter size tall is a letter; shorter, it is the period. */
@@ -54,20 +55,7 @@ export function readRomanNumeral(regions: TextRegions, line: TextLine, read: str
 
 /** The boxes of a line's glyphs, from their labelled pixels. */
 function lineGlyphs(regions: TextRegions, line: TextLine): Glyph[] {
-  const own = new Map<number, Glyph>();
-  for (const label of line.glyphs) own.set(label, { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity, label });
-  const rows = regions.labels.length / regions.width;
-  for (let y = Math.max(0, line.y0); y <= Math.min(rows - 1, line.y1); y++) {
-    for (let x = Math.max(0, line.x0); x <= Math.min(regions.width - 1, line.x1); x++) {
-      const g = own.get(regions.labels[y * regions.width + x]!);
-      if (!g) continue;
-      g.x0 = Math.min(g.x0, x);
-      g.y0 = Math.min(g.y0, y);
-      g.x1 = Math.max(g.x1, x + 1);
-      g.y1 = Math.max(g.y1, y + 1);
-    }
-  }
-  return [...own.values()].filter((g) => g.x1 > g.x0);
+  return [...new Set(line.glyphs)].map((label) => ({ ...inkBox(regions.labels, regions.width, new Set([label]), line), label }));
 }
 
 /** How wide a glyph's ink is across its foot: from its leftmost to its rightmost pixel there. */

@@ -232,14 +232,16 @@ describe('measure numbers from the page', () => {
     expect(s.parts[0]!.measures.map((m) => m.number)).toEqual(['53', '54', '55']);
   });
 
+  /** Expression words the text stage gave the first staff, a letter high, their top at y0. */
+  const underFirstStaff = (text: string, x0: number, y0 = 196): ReadLine => {
+    const box = { x0, y0, x1: x0 + 40, y1: y0 + 12 };
+    return { kind: 'expression', size: 12, spans: [[box.x0, box.x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff: 0 };
+  };
+
   it('gives a string technique word between two staves to the lower one, which it stands over, and an expression word to the upper one', () => {
     const { score: s, staves } = systems([100, 220, 500]);
     // Half a space over the second staff (top line at 220), four spaces under the first (bottom line at 148).
-    const line = (text: string, x0: number): ReadLine => {
-      const box = { x0, y0: 196, x1: x0 + 40, y1: 208 };
-      return { kind: 'expression', size: 12, spans: [[box.x0, box.x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff: 0 };
-    };
-    applyText(s, [pageOf(staves, [line('arco', 196), line('cresc.', 196)])]);
+    applyText(s, [pageOf(staves, [underFirstStaff('arco', 196), underFirstStaff('cresc.', 196)])]);
     const [first, second] = s.parts[0]!.measures;
     expect(first!.directions.map((d) => d.words)).toEqual(['cresc.']);
     expect(second!.directions).toMatchObject([{ words: 'arco', placement: 'above' }]);
@@ -248,11 +250,7 @@ describe('measure numbers from the page', () => {
   it('keeps a technique word far under the upper staff that stands just over the lower one, and drops an expression word there', () => {
     const { score: s, staves } = systems([100, 300, 500]);
     // Eleven spaces under the first staff (bottom line at 148), under a space over the second (top line at 300).
-    const line = (text: string, x0: number): ReadLine => {
-      const box = { x0, y0: 280, x1: x0 + 40, y1: 292 };
-      return { kind: 'expression', size: 12, spans: [[box.x0, box.x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff: 0 };
-    };
-    applyText(s, [pageOf(staves, [line('pizz.', 196), line('dolce', 196)])]);
+    applyText(s, [pageOf(staves, [underFirstStaff('pizz.', 196, 280), underFirstStaff('dolce', 196, 280)])]);
     const [first, second] = s.parts[0]!.measures;
     expect(first!.directions).toEqual([]);
     expect(second!.directions).toMatchObject([{ words: 'pizz.', placement: 'above' }]);
@@ -377,54 +375,42 @@ describe('where words go in their measure', () => {
     const box = { x0, y0: 172, x1, y1: 184 };
     return { kind: 'expression', size: 12, spans: [[x0, x1]], ...box, text, words: [{ text, confidence: 90, ...box, symbols: [] }], staff };
   };
+  const dynamic = (text: string, x0: number, x1: number): ReadLine => ({ ...wordsLine(text, x0, x1), kind: 'dynamics' });
   const twoStaves = (lines: ReadLine[]): PageText => ({ ...page(lines), staves: [STAFF, STAFF2] });
   const placed = (s: Score) => s.parts[0]!.measures.map((m) => m.directions.map((d) => [d.words ?? d.dynamics, d.offset.n / d.offset.d]));
+  /** Where the directions of `lines` go in two fresh parts: per measure, each one's words or dynamic and onset. */
+  const placedFrom = (lines: ReadLine[]) => {
+    const s = twoParts();
+    applyText(s, [twoStaves(lines)]);
+    return placed(s);
+  };
 
   it('go under a held note where another staff\'s note starts under them', () => {
-    const s = twoParts();
-    applyText(s, [twoStaves([wordsLine('dim.', 298, 330)])]);
-    expect(placed(s)).toEqual([[['dim.', 1]], []]);
+    expect(placedFrom([wordsLine('dim.', 298, 330)])).toEqual([[['dim.', 1]], []]);
   });
 
   it('go to the note they start at, not the one just after, and stay in the measure they start in', () => {
-    const s = twoParts();
-    applyText(s, [twoStaves([wordsLine('dolce', 196, 240), wordsLine('loco', 604, 640)])]);
-    expect(placed(s)).toEqual([[['dolce', 0]], [['loco', 0]]]);
+    expect(placedFrom([wordsLine('dolce', 196, 240), wordsLine('loco', 604, 640)])).toEqual([[['dolce', 0]], [['loco', 0]]]);
   });
 
   it('for a barline ("Fine", "Menuetto da capo", "D.S."), stand at the end of the measure they end past its last note in', () => {
-    const s = twoParts();
-    applyText(s, [twoStaves([wordsLine('Fine', 540, 590), wordsLine('D.S. al Coda', 900, 990)])]);
-    expect(placed(s)).toEqual([[['Fine', 3]], [['D.S. al Coda', 1]]]);
+    expect(placedFrom([wordsLine('Fine', 540, 590), wordsLine('D.S. al Coda', 900, 990)])).toEqual([[['Fine', 3]], [['D.S. al Coda', 1]]]);
     // Under a note, such words are that note's.
-    const under = twoParts();
-    applyText(under, [twoStaves([wordsLine('Fine', 196, 230)])]);
-    expect(placed(under)).toEqual([[['Fine', 0]], []]);
+    expect(placedFrom([wordsLine('Fine', 196, 230)])).toEqual([[['Fine', 0]], []]);
   });
 
   it('in parentheses over a system\'s first measure ("(cresc.)"), carry on from the system before and are no new direction', () => {
-    const s = twoParts();
-    applyText(s, [twoStaves([wordsLine('(cresc.)', 196, 250), wordsLine('(dim.)', 636, 680)])]);
-    expect(placed(s)).toEqual([[], [['(dim.)', 0]]]);
+    expect(placedFrom([wordsLine('(cresc.)', 196, 250), wordsLine('(dim.)', 636, 680)])).toEqual([[], [['(dim.)', 0]]]);
   });
 
   it('set on from a dynamic, go to its note', () => {
-    const s = twoParts();
-    applyText(s, [twoStaves([{ ...wordsLine('p', 196, 208), kind: 'dynamics' }, wordsLine('dim.', 226, 300)])]);
-    expect(placed(s)).toEqual([[['p', 0], ['dim.', 0]], []]);
-    const apart = twoParts();
-    applyText(apart, [twoStaves([{ ...wordsLine('p', 196, 208), kind: 'dynamics' }, wordsLine('dim.', 296, 340)])]);
-    expect(placed(apart)).toEqual([[['p', 0], ['dim.', 1]], []]);
+    expect(placedFrom([dynamic('p', 196, 208), wordsLine('dim.', 226, 300)])).toEqual([[['p', 0], ['dim.', 0]], []]);
+    expect(placedFrom([dynamic('p', 196, 208), wordsLine('dim.', 296, 340)])).toEqual([[['p', 0], ['dim.', 1]], []]);
   });
 
   it('print a dynamic set on from them a word\'s space apart ("più f") with them, at their note; one further on ("cresc. sf") is its own', () => {
-    const dynamic = (text: string, x0: number, x1: number): ReadLine => ({ ...wordsLine(text, x0, x1), kind: 'dynamics' });
-    const one = twoParts();
-    applyText(one, [twoStaves([wordsLine('più', 196, 230), dynamic('f', 232, 250)])]);
-    expect(placed(one)).toEqual([[['più', 0], ['f', 0]], []]);
-    const two = twoParts();
-    applyText(two, [twoStaves([wordsLine('cresc.', 196, 250), dynamic('sf', 266, 290)])]);
-    expect(placed(two)).toEqual([[['cresc.', 0], ['sf', 2]], []]);
+    expect(placedFrom([wordsLine('più', 196, 230), dynamic('f', 232, 250)])).toEqual([[['più', 0], ['f', 0]], []]);
+    expect(placedFrom([wordsLine('cresc.', 196, 250), dynamic('sf', 266, 290)])).toEqual([[['cresc.', 0], ['sf', 2]], []]);
   });
 });
 
