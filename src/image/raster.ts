@@ -16,6 +16,12 @@ export interface Raster {
   height: number;
   channels: 1 | 3 | 4;
   data: Uint8Array;
+  /**
+   * Drawn from paths and text alone, with no image on it (a PDF page as its engraver wrote it):
+   * its staff lines run exactly level and its stems exactly upright, so preparation measures
+   * neither skew nor lean.
+   */
+  vector?: boolean;
 }
 
 /** Throws `INVALID_ARGUMENT` unless the raster's sizes and data agree. */

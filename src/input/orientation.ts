@@ -43,5 +43,6 @@ export function orientRaster(raster: Raster, orientation: Orientation): Raster {
       for (let c = 0; c < channels; c++) out[o++] = data[s + c]!;
     }
   }
-  return { width, height, channels, data: out };
+  // Turned by quarters, a page drawn from vectors still stands straight.
+  return { width, height, channels, data: out, ...(raster.vector && { vector: true }) };
 }

@@ -42,9 +42,9 @@ export interface PdfRenderOptions {
 export interface PdfDocument {
   pageCount: number;
   /**
-   * Renders page `index` (from 0) as an opaque RGB raster on white paper.
-   * Its size is the page's size at the resolution, after the page's own
-   * rotation. A page that draws more than its budget allows is refused
+   * Renders page `index` (from 0) as an opaque RGBA raster on white paper,
+   * marked `vector` where the page paints no image. Its size is the page's
+   * size at the resolution, after the page's own rotation. A page that draws more than its budget allows is refused
    * with `FILE_TOO_LARGE`, and closes the document: pdf.js keeps parsing a
    * page's drawing until its document is destroyed.
    */
@@ -92,6 +92,12 @@ export async function openPdf(bytes: Uint8Array, options: PdfOpenOptions = {}): 
   }
 
   let closed = false;
+  // The page last rendered keeps its parsed drawing, for a second rendering at another resolution.
+  let kept: { index: number; page: { cleanup(): unknown } } | undefined;
+  const release = () => {
+    kept?.page.cleanup();
+    kept = undefined;
+  };
   return {
     pageCount,
     async renderPage(index, renderOptions = {}) {
@@ -102,6 +108,7 @@ export async function openPdf(bytes: Uint8Array, options: PdfOpenOptions = {}): 
       const dpi = renderOptions.dpi ?? DEFAULT_PDF_DPI;
       if (!(dpi > 0 && dpi <= MAX_PDF_DPI)) throw new OmrError('INVALID_ARGUMENT', `dpi must be above 0 and at most ${MAX_PDF_DPI}, got ${dpi}.`);
       const pageLabel = `its page ${index + 1}`;
+      if (kept?.index !== index) release();
       let page;
       try {
         page = await doc.getPage(index + 1);
@@ -112,6 +119,7 @@ export async function openPdf(bytes: Uint8Array, options: PdfOpenOptions = {}): 
       const size = pageSize(points, dpi);
       // Lowered that far to fit the pixel limit (not asked for by the caller), the page is absurdly large.
       if (size.scale < Math.min(dpi, MIN_PDF_DPI) / 72) {
+        release();
         page.cleanup();
         const inches = (n: number) => Math.round(n / 72).toLocaleString('en-US');
         throw tooLarge(
@@ -137,13 +145,19 @@ export async function openPdf(bytes: Uint8Array, options: PdfOpenOptions = {}): 
           await task.destroy().catch(() => undefined);
           throw tooLarge(filename, `${pageLabel} draws too much to render (${refusal}); it may be damaged or built to exhaust the reader`);
         }
-        return toRgb(context.getImageData(0, 0, size.width, size.height).data, size.width, size.height);
+        const { data } = context.getImageData(0, 0, size.width, size.height);
+        // RGBA as the canvas gives it, uncopied: opaque, so its gray is the RGB's.
+        const raster: Raster = { width: size.width, height: size.height, channels: 4, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+        if (drawnFromVectors(rendering, pdfjs.OPS)) raster.vector = true;
+        kept = { index, page };
+        return raster;
       } catch (err) {
+        release();
+        page.cleanup();
         if (err instanceof OmrError) throw err;
         throw corruptedFile(filename, 'PDF', `${pageLabel} cannot be rendered (${messageOf(err)})`, err);
       } finally {
         canvas.release();
-        page.cleanup();
       }
     },
     async close() {
@@ -204,15 +218,28 @@ function pageSize(points: { width: number; height: number }, dpi: number): { wid
   }
 }
 
-/** Canvas pixels are RGBA on an opaque white background; alpha carries nothing. */
-function toRgb(rgba: Uint8ClampedArray, width: number, height: number): Raster {
-  const data = new Uint8Array(width * height * 3);
-  for (let i = 0, j = 0; j < data.length; i += 4, j += 3) {
-    data[j] = rgba[i]!;
-    data[j + 1] = rgba[i + 1]!;
-    data[j + 2] = rgba[i + 2]!;
-  }
-  return { width, height, channels: 3, data };
+/** pdf.js's operators that paint an image: a scan, a photo, a picture, or a bitmap glyph or mask. */
+const IMAGE_OPERATORS = [
+  'paintImageMaskXObject',
+  'paintImageMaskXObjectGroup',
+  'paintImageXObject',
+  'paintInlineImageXObject',
+  'paintInlineImageXObjectGroup',
+  'paintImageXObjectRepeat',
+  'paintImageMaskXObjectRepeat',
+  'paintSolidColorImageMask',
+] as const;
+
+/**
+ * Whether a finished rendering drew paths and text alone, no image: an engraved page as its
+ * engraver wrote it, never a scan. Unknown (false) where pdf.js's internal operator list is
+ * not there to read.
+ */
+function drawnFromVectors(rendering: object, ops: Record<string, number>): boolean {
+  const operators = (rendering as WatchedRendering)._internalRenderTask?.operatorList?.fnArray;
+  if (!operators?.length) return false;
+  const images = new Set(IMAGE_OPERATORS.map((name) => ops[name]).filter((op) => op !== undefined));
+  return !operators.some((op) => images.has(op as number));
 }
 
 /** pdf.js's loading failures as ScoreSight errors: passwords, broken files, anything else. */

@@ -53,7 +53,8 @@ export function preparePage(page: Raster): PreparedPage {
     sourceInk = binarize(flat, threshold);
   }
   const skew = estimateSkew(sourceInk, metrics.lineThickness);
-  const lean = estimateShear(sourceInk, skew, metrics.lineThickness, metrics.staffSpace);
+  // The stems of a page drawn from vectors stand as engraved; on a scan or photo their lean is measured.
+  const lean = page.vector ? 0 : estimateShear(sourceInk, skew, metrics.lineThickness, metrics.staffSpace);
   // Below a degree or so the lean is the measurement's own noise, and a scan's stems stand upright.
   const shear = Math.abs(lean) >= MIN_SHEAR ? lean : 0;
   const scale = CANONICAL_STAFF_SPACE / metrics.staffSpace;

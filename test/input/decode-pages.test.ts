@@ -55,14 +55,14 @@ async function failure(files: InputFile[]): Promise<{ error: OmrError; pages: nu
 describe('decodePages', () => {
   it('yields every page of every file in order: a PDF its pages, an image one upright page', async () => {
     expect(await collect([pdf, png, jpg, pdf])).toEqual([
-      { file: 0, page: 0, size: '72×36×3' },
-      { file: 0, page: 1, size: '36×72×3' },
-      { file: 0, page: 2, size: '72×72×3' },
+      { file: 0, page: 0, size: '72×36×4' },
+      { file: 0, page: 1, size: '36×72×4' },
+      { file: 0, page: 2, size: '72×72×4' },
       { file: 1, page: 0, size: '3×2×1' },
       { file: 2, page: 0, size: '8×16×3' },
-      { file: 3, page: 0, size: '72×36×3' },
-      { file: 3, page: 1, size: '36×72×3' },
-      { file: 3, page: 2, size: '72×72×3' },
+      { file: 3, page: 0, size: '72×36×4' },
+      { file: 3, page: 1, size: '36×72×4' },
+      { file: 3, page: 2, size: '72×72×4' },
     ]);
   });
 
@@ -95,7 +95,7 @@ describe('decodePages', () => {
   });
 
   it('renders PDF pages at the asked resolution', async () => {
-    expect((await collect([pdf], 144))[0]!.size).toBe('144×72×3');
+    expect((await collect([pdf], 144))[0]!.size).toBe('144×72×4');
   });
 
   it('decodes lazily: a consumer that stops early gets no more pages', async () => {

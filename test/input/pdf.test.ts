@@ -31,7 +31,7 @@ describe('openPdf: rendering', () => {
   it('renders an engraved dev-set page at the asked resolution, with its staff lines', async () => {
     // LilyPond, A4 (594.99 × 841.89 pt), music in an embedded Type 1 font (Emmentaler).
     const page = await renderFirst(devSet('mono-aubade-voice/score.pdf'), 100);
-    expect([page.width, page.height, page.channels]).toEqual([826, 1169, 3]);
+    expect([page.width, page.height, page.channels]).toEqual([826, 1169, 4]);
     // Staff lines: rows dark across more than half the page width.
     const lineRows: number[] = [];
     for (let y = 0; y < page.height; y++) {
@@ -46,6 +46,37 @@ describe('openPdf: rendering', () => {
     expect(value(page, 5, 5)).toBe(255);
   });
 
+  it('says a page is drawn from vectors only where it paints no image', async () => {
+    // Engraved by LilyPond and MuseScore: paths and text.
+    expect((await renderFirst(devSet('mono-aubade-voice/score.pdf'), 50)).vector).toBe(true);
+    expect((await renderFirst(devSet('piano-il-pleure/score.pdf'), 50)).vector).toBe(true);
+    // The same square as a one-pixel inline image, stretched over it: a scanned page's kind of drawing.
+    const scanned = await renderFirst(buildPdf([{ width: 144, height: 72, content: 'q 20 0 0 20 10 12 cm BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI Q' }]), 72);
+    expect(value(scanned, 15, 50)).toBeLessThan(128);
+    expect(scanned.vector).toBeUndefined();
+    // Paper and a rectangle of paint.
+    expect((await renderFirst(buildPdf([{ width: 144, height: 72, content: '0 g 10 40 20 20 re f' }]), 72)).vector).toBe(true);
+  });
+
+  it('renders a page again at another resolution, and the pages after it, as a fresh document does', async () => {
+    const bytes = devSet('piano-il-pleure/score.pdf');
+    const doc = await openPdf(bytes);
+    const again = [await doc.renderPage(0, { dpi: 40 }), await doc.renderPage(0, { dpi: 30 }), await doc.renderPage(1, { dpi: 30 }), await doc.renderPage(0, { dpi: 30 })];
+    await doc.close();
+    const fresh = async (index: number) => {
+      const other = await openPdf(bytes);
+      try {
+        return await other.renderPage(index, { dpi: 30 });
+      } finally {
+        await other.close();
+      }
+    };
+    expect([again[0]!.width, again[1]!.width]).toEqual([Math.round((again[1]!.width * 40) / 30), again[1]!.width]);
+    expect(Buffer.from(again[1]!.data).equals(Buffer.from((await fresh(0)).data))).toBe(true);
+    expect(Buffer.from(again[2]!.data).equals(Buffer.from((await fresh(1)).data))).toBe(true);
+    expect(Buffer.from(again[3]!.data).equals(Buffer.from(again[1]!.data))).toBe(true);
+  });
+
   it('renders at 300 dpi by default', async () => {
     const page = await renderFirst(devSet('mono-aubade-voice/score.pdf'));
     expect([page.width, page.height]).toEqual([2479, 3508]);
@@ -57,7 +88,7 @@ describe('openPdf: rendering', () => {
     for (let index = 0; index < 2; index++) {
       const page = await doc.renderPage(index, { dpi: 50 });
       let dark = 0;
-      for (let i = 0; i < page.width * page.height; i++) if (page.data[i * 3]! < 128) dark++;
+      for (let i = 0; i < page.width * page.height; i++) if (page.data[i * page.channels]! < 128) dark++;
       // Music covers a few percent of an engraved page.
       expect(dark / (page.width * page.height)).toBeGreaterThan(0.01);
     }

@@ -165,6 +165,13 @@ describe('page preparation', () => {
     expect(covered / (Math.round(bottom) - Math.round(top) + 1)).toBeGreaterThan(0.9);
   });
 
+  it('does not shear a page drawn from vectors, whatever its strokes seem to say', () => {
+    // Strokes that lean as a photo's would: measured on a decoded image, kept as drawn on a vector page.
+    const page = leaningPage(0.15);
+    expect(preparePage(page).transform.shear).toBeCloseTo(0.15, 1);
+    expect(preparePage({ ...page, vector: true }).transform.shear).toBeUndefined();
+  });
+
   it('maps points to the prepared page and back through skew, shear and scale', () => {
     const t: PageTransform = { sourceWidth: 1000, sourceHeight: 1400, scale: 1.3, skew: -6.5, shear: -0.18, width: 1300, height: 1820 };
     for (const [x, y] of [[0, 0], [500, 700], [999, 30], [123, 1399]] as const) {
