@@ -10,8 +10,17 @@ import type { BinaryImage } from './binarize.js';
 /** Largest skew looked for, in degrees. */
 export const MAX_SKEW = 15;
 
-/** The angle in degrees by which the page content is rotated clockwise (y down); rotate by its negative to straighten. */
-export function estimateSkew(image: BinaryImage, lineThickness: number): number {
+/**
+ * Largest skew looked for on a page drawn from vectors, in degrees: its staff lines are drawn
+ * level, so only the measurement's own wobble (a few hundredths) is left to find.
+ */
+export const MAX_VECTOR_SKEW = 1;
+
+/**
+ * The angle in degrees by which the page content is rotated clockwise (y down); rotate by its
+ * negative to straighten. Angles up to `span` either way are looked for.
+ */
+export function estimateSkew(image: BinaryImage, lineThickness: number, span = MAX_SKEW): number {
   // Only thin strokes vote: staff lines are thin, while the thick edge of a photographed page, a
   // shadow or a filled box is long and straight too and would win otherwise.
   const thin = thinStrokes(image, Math.max(3, Math.ceil(2 * lineThickness)));
@@ -42,7 +51,7 @@ export function estimateSkew(image: BinaryImage, lineThickness: number): number 
     }
     return sumOfSquares(rows);
   };
-  return Math.round(sharpest(sharpness, MAX_SKEW, [0.5, 0.1, 0.02]) * 100) / 100;
+  return Math.round(sharpest(sharpness, span, [0.5, 0.1, 0.02]) * 100) / 100;
 }
 
 /** Σ v²: large when the counts gather in a few bins (sharp peaks), small when they spread. */

@@ -58,6 +58,8 @@ export function flattenBackground(image: GrayImage, map: PaperMap = paperMap(ima
   // Blocks full of ink (a beam cluster, a title in bold) read darker than the paper: take the 3×3 block maximum, then average.
   const dilated = neighbourhood(paper, bw, bh, Math.max);
   const smooth = neighbourhood(dilated, bw, bh, (...v: number[]) => v.reduce((a, b) => a + b, 0) / v.length);
+  // Paper white all over (a page drawn by a PDF renderer): every pixel divides by 255 and stays as it is.
+  if (!sharper && smooth.every((level) => level === 255)) return { width, height, data: data.slice() };
   const out = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
     const fy = Math.min(Math.max((y + 0.5) / BLOCK - 0.5, 0), bh - 1);

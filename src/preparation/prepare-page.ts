@@ -11,7 +11,7 @@ import { toGray, type GrayImage } from '../image/gray.js';
 import type { Raster } from '../image/raster.js';
 import { resizeArea } from '../image/raster.js';
 import { binarize, inkThreshold, type BinaryImage } from './binarize.js';
-import { estimateShear, estimateSkew } from './deskew.js';
+import { estimateShear, estimateSkew, MAX_SKEW, MAX_VECTOR_SKEW } from './deskew.js';
 import { flattenBackground, paperMap } from './normalize.js';
 import { shadowedPaper, unevenPaper } from './sharp-shadows.js';
 import { measureStaffMetrics, type StaffMetrics } from './staff-metrics.js';
@@ -29,6 +29,11 @@ export interface PreparedPage {
   gray: GrayImage;
   /** Its ink mask (1 = ink). */
   ink: BinaryImage;
+  /**
+   * Drawn from vectors (a PDF page with no image) at about the size it is read at, not enlarged:
+   * its lines are sharp and solid, as engraved.
+   */
+  sharp: boolean;
   /** Staff metrics measured on the source page, in source pixels. */
   source: StaffMetrics;
   transform: PageTransform;
@@ -52,7 +57,7 @@ export function preparePage(page: Raster): PreparedPage {
     threshold = inkThreshold(flat);
     sourceInk = binarize(flat, threshold);
   }
-  const skew = estimateSkew(sourceInk, metrics.lineThickness);
+  const skew = estimateSkew(sourceInk, metrics.lineThickness, page.vector ? MAX_VECTOR_SKEW : MAX_SKEW);
   // The stems of a page drawn from vectors stand as engraved; on a scan or photo their lean is measured.
   const lean = page.vector ? 0 : estimateShear(sourceInk, skew, metrics.lineThickness, metrics.staffSpace);
   // Below a degree or so the lean is the measurement's own noise, and a scan's stems stand upright.
@@ -62,7 +67,8 @@ export function preparePage(page: Raster): PreparedPage {
   // The realised scale, after rounding to whole pixels.
   const transform: PageTransform = { sourceWidth: page.width, sourceHeight: page.height, scale: gray.width / page.width, skew, width: gray.width, height: gray.height };
   if (shear) transform.shear = shear;
-  return { gray, ink: binarize(gray, threshold), source: metrics, transform };
+  const sharp = !!page.vector && 1 / transform.scale >= ENLARGING;
+  return { gray, ink: binarize(gray, threshold), sharp, source: metrics, transform };
 }
 
 /**

@@ -25,7 +25,11 @@ const FAINT_MIN_LENGTH = 0.9;
 /** A faint staff that ends with the staves beside it may be traced from as little as halfway along. */
 const FAINT_NEAR_LENGTH = 0.5;
 
-export function findStaves(ink: BinaryImage, gray: GrayImage, staffSpace: number): Staff[] {
+/**
+ * The staves of the page; on a page whose lines are `sharp` (drawn from vectors at the size they
+ * are read at: they never fall apart), the smoothed ink is looked at only where the ink shows none.
+ */
+export function findStaves(ink: BinaryImage, gray: GrayImage, staffSpace: number, sharp = false): Staff[] {
   const options = { staffSpace };
   const faint = () => detectStaves(faintLineInk(gray, staffSpace), { ...options, lineRows: FAINT_LINE_ROWS });
   let found: Staff[];
@@ -35,6 +39,7 @@ export function findStaves(ink: BinaryImage, gray: GrayImage, staffSpace: number
     if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;
     return faint();
   }
+  if (sharp) return found;
   let more: Staff[];
   try {
     more = faint();

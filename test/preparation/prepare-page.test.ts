@@ -165,6 +165,34 @@ describe('page preparation', () => {
     expect(covered / (Math.round(bottom) - Math.round(top) + 1)).toBeGreaterThan(0.9);
   });
 
+  it('leaves a page on white paper as it is when flattening, and divides any other by its paper', () => {
+    const { page } = staffPage(14, 2);
+    expect(Buffer.from(flattenBackground(page).data).equals(Buffer.from(page.data))).toBe(true);
+    // The same page on paper a shade darker comes out white again.
+    const tinted = { ...page, data: page.data.map((v) => Math.round(v * 0.9)) };
+    const flat = flattenBackground(tinted);
+    expect(flat.data[5]).toBe(255);
+    expect(flat.data.filter((v, i) => v !== page.data[i]).length / flat.data.length).toBeLessThan(0.05);
+  });
+
+  it('searches a page drawn from vectors within a degree of level, and a decoded one within fifteen', () => {
+    const { page } = staffPage(14, 2);
+    const turned = degradeScan(page, 6, { skew: { p: 1, maxDegrees: 3 }, blur: { p: 0 }, noise: { p: 0 }, speckle: { p: 0 }, jpeg: { p: 0 }, bleedThrough: { p: 0 }, binarise: { p: 0 }, contrast: { p: 0 } });
+    const applied = turned.applied.find((e) => e.effect === 'skew')?.degrees as number;
+    expect(Math.abs(applied)).toBeGreaterThan(2.2);
+    const raster = { width: turned.width, height: turned.height, channels: 1 as const, data: turned.image.data };
+    expect(Math.abs(preparePage(raster).transform.skew - applied)).toBeLessThan(0.1);
+    // A degree, and the finer steps' reach beyond it.
+    expect(Math.abs(preparePage({ ...raster, vector: true }).transform.skew)).toBeLessThanOrEqual(1.6);
+  });
+
+  it('calls the lines of a page drawn from vectors sharp, unless it must be enlarged to be read', () => {
+    const large = staffPage(14, 2).page;
+    const small = staffPage(7, 1).page;
+    expect([preparePage({ ...large, vector: true }).sharp, preparePage(large).sharp]).toEqual([true, false]);
+    expect(preparePage({ ...small, vector: true }).sharp).toBe(false);
+  });
+
   it('does not shear a page drawn from vectors, whatever its strokes seem to say', () => {
     // Strokes that lean as a photo's would: measured on a decoded image, kept as drawn on a vector page.
     const page = leaningPage(0.15);

@@ -47,4 +47,11 @@ describe('findStaves', () => {
   it('finds the staves of a page whose lines are all faint', () => {
     expect(tops(page([], [{ top: 80 }, { top: 300 }]))).toEqual([80, 300]);
   });
+
+  it('looks on the smoothed ink of a page with sharp lines only when its own ink shows no staff', () => {
+    const mixed = page([80, 420, 740], [{ top: 250 }]);
+    const found = (g: GrayImage) => findStaves(binarize(g, inkThreshold(g)), g, SPACE, true).map((s) => Math.round(staffLineY(s, 0, 450)));
+    expect(found(mixed)).toEqual([80, 420, 740]);
+    expect(found(page([], [{ top: 80 }, { top: 300 }]))).toEqual([80, 300]);
+  });
 });
