@@ -20,7 +20,11 @@ export interface Components {
 }
 
 export function connectedComponents(width: number, height: number, mask: ArrayLike<number>): Components {
-  const runs = findRuns(width, height, mask);
+  return componentsOfRuns(width, height, findRuns(width, height, mask));
+}
+
+/** The components of a grid given as its runs of members, (x0, x1, y) with x1 exclusive, in raster order. */
+export function componentsOfRuns(width: number, height: number, runs: Int32Array): Components {
   const count = runs.length / 3;
   const parent = new Int32Array(count);
   const root = (r: number): number => {
@@ -102,8 +106,7 @@ export function connectedComponents(width: number, height: number, mask: ArrayLi
 
 /** Every run of members as (x0, x1, y), x1 exclusive, in raster order. */
 function findRuns(width: number, height: number, mask: ArrayLike<number>): Int32Array {
-  let runs = new Int32Array(3 * 1024);
-  let n = 0;
+  const runs = new RunList();
   for (let y = 0; y < height; y++) {
     const row = y * width;
     let x = 0;
@@ -112,15 +115,59 @@ function findRuns(width: number, height: number, mask: ArrayLike<number>): Int32
       if (x === width) break;
       const start = x;
       while (x < width && mask[row + x] !== 0) x++;
-      if (n + 3 > runs.length) {
-        const grown = new Int32Array(runs.length * 2);
-        grown.set(runs);
-        runs = grown;
-      }
-      runs[n++] = start;
-      runs[n++] = x;
-      runs[n++] = y;
+      runs.add(start, x, y);
     }
   }
-  return runs.subarray(0, n);
+  return runs.done();
+}
+
+/**
+ * The runs of the pixels of `values` (a `width`-wide grid of bytes) whose value is a `member`
+ * (indexed by value), as {@link findRuns} gives them for the mask of members. Where 0 is not a
+ * member, four zeros at a time are passed over: on a class map, mostly background, that is most
+ * of the work.
+ */
+export function memberRuns(width: number, height: number, values: Uint8Array, member: Uint8Array): Int32Array {
+  const words = !member[0] && values.byteOffset % 4 === 0 ? new Uint32Array(values.buffer, values.byteOffset, values.length >> 2) : undefined;
+  const runs = new RunList();
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let x = 0;
+    while (x < width) {
+      const i = row + x;
+      if (words && (i & 3) === 0 && x + 4 <= width && words[i >> 2] === 0) {
+        x += 4;
+        continue;
+      }
+      if (!member[values[i]!]) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < width && member[values[row + x]!]) x++;
+      runs.add(start, x, y);
+    }
+  }
+  return runs.done();
+}
+
+/** A growing list of runs (x0, x1, y). */
+class RunList {
+  private runs = new Int32Array(3 * 1024);
+  private n = 0;
+
+  add(x0: number, x1: number, y: number): void {
+    if (this.n + 3 > this.runs.length) {
+      const grown = new Int32Array(this.runs.length * 2);
+      grown.set(this.runs);
+      this.runs = grown;
+    }
+    this.runs[this.n++] = x0;
+    this.runs[this.n++] = x1;
+    this.runs[this.n++] = y;
+  }
+
+  done(): Int32Array {
+    return this.runs.subarray(0, this.n);
+  }
 }

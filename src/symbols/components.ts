@@ -7,7 +7,7 @@
  * notehead half "black" and half "half"; as one component it is one head, and
  * its majority class decides which.
  */
-import { connectedComponents } from '../image/connected-components.js';
+import { componentsOfRuns, memberRuns } from '../image/connected-components.js';
 import type { ClassMap } from './segment.js';
 
 export interface Component {
@@ -39,9 +39,7 @@ export function classComponents(map: ClassMap, classes: readonly number[], minAr
   const member = new Uint8Array(256);
   for (const c of classes) member[c] = 1;
   const { data } = map;
-  const mask = new Uint8Array(data.length);
-  for (let i = 0; i < data.length; i++) mask[i] = member[data[i]!]!;
-  const { boxes, pixelsOf } = connectedComponents(map.width, map.height, mask);
+  const { boxes, pixelsOf } = componentsOfRuns(map.width, map.height, memberRuns(map.width, map.height, data, member));
   const found: Component[] = [];
   // Pixels per class counted in a table, then kept in a map in the order the classes first appear.
   const tally = new Int32Array(256);
