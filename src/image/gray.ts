@@ -21,12 +21,9 @@ export function toGray(raster: Raster): GrayImage {
   for (let i = 0, j = 0; i < out.length; i++, j += channels) {
     // Rounded to a whole level here: white must stay 255, not round up past the byte.
     const luma = Math.floor((data[j]! * 299 + data[j + 1]! * 587 + data[j + 2]! * 114 + 500) / 1000);
-    if (channels === 4) {
-      const a = data[j + 3]!;
-      out[i] = Math.round((luma * a + 255 * (255 - a)) / 255);
-    } else {
-      out[i] = Math.round(luma);
-    }
+    const a = channels === 4 ? data[j + 3]! : 255;
+    // Opaque (every pixel of a rendered PDF page), the luma is the gray.
+    out[i] = a === 255 ? luma : Math.round((luma * a + 255 * (255 - a)) / 255);
   }
   return { width, height, data: out };
 }
