@@ -18,8 +18,8 @@ export interface Raster {
   data: Uint8Array;
   /**
    * Drawn from paths and text alone, with no image on it (a PDF page as its engraver wrote it):
-   * its staff lines run exactly level and its stems exactly upright, so preparation measures
-   * neither skew nor lean.
+   * its staff lines run level and its stems upright, so preparation looks for skew only within a
+   * degree, measures no lean, and trusts the lines to be solid.
    */
   vector?: boolean;
 }

@@ -44,9 +44,11 @@ export interface PdfDocument {
   /**
    * Renders page `index` (from 0) as an opaque RGBA raster on white paper,
    * marked `vector` where the page paints no image. Its size is the page's
-   * size at the resolution, after the page's own rotation. A page that draws more than its budget allows is refused
-   * with `FILE_TOO_LARGE`, and closes the document: pdf.js keeps parsing a
-   * page's drawing until its document is destroyed.
+   * size at the resolution, after the page's own rotation. The page last
+   * rendered keeps its parsed drawing, so rendering it again costs only the
+   * drawing. A page that draws more than its budget allows is refused with
+   * `FILE_TOO_LARGE`, and closes the document: pdf.js keeps parsing a page's
+   * drawing until its document is destroyed.
    */
   renderPage(index: number, options?: PdfRenderOptions): Promise<Raster>;
   /** Frees the parsed document; pages cannot be rendered after it. */
