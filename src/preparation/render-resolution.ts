@@ -29,6 +29,11 @@ const MIN_DPI = 72;
 const MAX_DPI = 600;
 /** Staff-line thickness above this share of the staff space: no staff was measured (a page of text, a picture). */
 const MAX_LINE_SHARE = 0.3;
+/**
+ * Thickness, in pixels, that any staff line may show: one thinner than a pixel still covers two
+ * rows once smoothed, so on small staves two rows say nothing against them.
+ */
+const SMOOTHED_LINE_PIXELS = 2;
 
 /**
  * The resolution `page` should be rendered at, given it was rendered at
@@ -38,7 +43,7 @@ const MAX_LINE_SHARE = 0.3;
  */
 export function staffSizedDpi(page: Raster, dpi: number): number {
   const metrics = measureStaffMetrics(binarize(toGray(page)));
-  if (metrics.confidence === 0 || metrics.lineThickness > metrics.staffSpace * MAX_LINE_SHARE) return dpi;
+  if (metrics.confidence === 0 || metrics.lineThickness > Math.max(SMOOTHED_LINE_PIXELS, metrics.staffSpace * MAX_LINE_SHARE)) return dpi;
   const space = metrics.staffSpace / CANONICAL_STAFF_SPACE;
   const wanted = space < SMALLEST_KEPT ? 1 : space > LARGEST_KEPT ? LARGEST_KEPT : space;
   if (wanted === space) return dpi;

@@ -58,6 +58,13 @@ describe('staffSizedDpi', () => {
     for (const space of [11, 12.5, 18, 24]) expect(staffSizedDpi(staves(space, 2), 200)).toBe(200);
   });
 
+  it('renders small staves whose lines come out two pixels thick at the canonical staff space', () => {
+    // Thin lines smoothed over two rows on a 6 px staff: a third of the space, yet a staff.
+    expect(staffSizedDpi(staves(6, 2), 200)).toBe(Math.round((200 * CANONICAL_STAFF_SPACE) / 6));
+    // Three-pixel strokes 6 px apart are not staff lines.
+    expect(staffSizedDpi(staves(6, 3), 200)).toBe(200);
+  });
+
   it('keeps the resolution of a page with no staff to measure', () => {
     const blank: Raster = { width: 800, height: 1000, channels: 1, data: new Uint8Array(800 * 1000).fill(255) };
     expect(staffSizedDpi(blank, 200)).toBe(200);
