@@ -19,9 +19,12 @@ export interface Components {
   pixelsOf(label: number): Int32Array;
 }
 
-export function connectedComponents(width: number, height: number, mask: ArrayLike<number>): Components {
-  return componentsOfRuns(width, height, findRuns(width, height, mask));
+export function connectedComponents(width: number, height: number, mask: Uint8Array): Components {
+  return componentsOfRuns(width, height, memberRuns(width, height, mask, NONZERO));
 }
+
+/** Every byte value but 0: the members of a mask. */
+const NONZERO = new Uint8Array(256).fill(1, 1);
 
 /** The components of a grid given as its runs of members, (x0, x1, y) with x1 exclusive, in raster order. */
 export function componentsOfRuns(width: number, height: number, runs: Int32Array): Components {
@@ -104,28 +107,11 @@ export function componentsOfRuns(width: number, height: number, runs: Int32Array
   };
 }
 
-/** Every run of members as (x0, x1, y), x1 exclusive, in raster order. */
-function findRuns(width: number, height: number, mask: ArrayLike<number>): Int32Array {
-  const runs = new RunList();
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    let x = 0;
-    while (x < width) {
-      while (x < width && mask[row + x] === 0) x++;
-      if (x === width) break;
-      const start = x;
-      while (x < width && mask[row + x] !== 0) x++;
-      runs.add(start, x, y);
-    }
-  }
-  return runs.done();
-}
-
 /**
  * The runs of the pixels of `values` (a `width`-wide grid of bytes) whose value is a `member`
- * (indexed by value), as {@link findRuns} gives them for the mask of members. Where 0 is not a
- * member, four zeros at a time are passed over: on a class map, mostly background, that is most
- * of the work.
+ * (indexed by value), as (x0, x1, y) with x1 exclusive, in raster order. Where 0 is not a member,
+ * four zeros at a time are passed over: on a class map or a page's ink, mostly background, that
+ * is most of the work.
  */
 export function memberRuns(width: number, height: number, values: Uint8Array, member: Uint8Array): Int32Array {
   const words = !member[0] && values.byteOffset % 4 === 0 ? new Uint32Array(values.buffer, values.byteOffset, values.length >> 2) : undefined;
