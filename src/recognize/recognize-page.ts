@@ -81,6 +81,14 @@ export async function recognizePage(
   // The title block and part names need no class map: they are read while the page is segmented.
   const early = text?.ocr.then((ocr) => ocr && readEarlyText(found, ocr)).catch(() => undefined);
   const map = await segmentSymbols(prepared.gray, staves);
+  // The rest of the text (lyrics, words) needs only the class map: it is read while the symbols are.
+  let read: Promise<PageText | undefined> | undefined;
+  if (text) {
+    // One page's reading at a time, so at most two pages wait in memory.
+    await text.pending;
+    read = Promise.all([text.ocr, early]).then(([ocr, ahead]) => (ocr ? readPageText({ ...found, map }, ocr, ahead ?? undefined) : undefined)).catch(() => undefined);
+    text.pending = read.then(() => {});
+  }
   // The marks around notes are candidates until the mark model reads them.
   const { markCandidates, dots: paintedDots, ...unmarked } = readSymbols(map, staves, CANONICAL_STAFF_SPACE, prepared.ink);
   const marks = await classifyMarks(prepared.gray, markCandidates, CANONICAL_STAFF_SPACE);
@@ -92,13 +100,8 @@ export async function recognizePage(
     throw new OmrError('NO_MUSIC_DETECTED', 'This page has lines like staves but no clefs or notes on them, so it was not read as music.');
   }
   await finished('symbols');
-  if (text) {
-    // One page's reading at a time, so at most two pages wait in memory.
-    await text.pending;
-    text.pending = Promise.all([text.ocr, early])
-      .then(([ocr, ahead]) => ocr && readPageText({ ...found, map }, ocr, ahead ?? undefined))
-      .then((read) => void (read && text.pages.push(read)), () => {});
-  }
+  // A page of music keeps its text.
+  if (text && read) text.pending = read.then((page) => void (page && text.pages.push(page)));
   // The seam: from here on the music is read from what was seen, and the page sight answers any question about its pixels.
   const { map: _map, ...seen } = symbols;
   const lineThickness = Math.max(1, prepared.source.lineThickness * prepared.transform.scale);
