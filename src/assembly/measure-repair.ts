@@ -120,8 +120,9 @@ function applyTriplet(items: TimedItem[], markX: number, space: number): void {
   const start = Math.max(0, Math.min(free.length - 3, at - 1));
   const group = free.slice(start, start + 3).map((f) => f.item);
   const total = group.reduce((s, i) => add(s, notatedDuration(i.type, i.dots)), ZERO);
-  // Three in the time of two: the group spans three of one note value (three eighths; or a quarter and an
-  // eighth), none of its items longer than two of them (an eighth rest, a sixteenth rest and a sixteenth span no such value).
+  // Three in the time of two: the group spans three of one note value (three eighths, or a quarter and an
+  // eighth), none of its items longer than two of them. An eighth rest, a sixteenth rest and a sixteenth
+  // span no such value: a mark read beside them is not theirs.
   const unit = mul(total, frac(1, 3));
   if (!plainValue(unit) || !group.every((i) => compare(notatedDuration(i.type, i.dots), add(unit, unit)) <= 0)) return;
   group.forEach((item, k) => {

@@ -25,9 +25,9 @@ describe('measure repair', () => {
     expect(toString(voiceDuration(voice))).toBe('4');
   });
 
-  it('makes no triplet of items that span no three of one value: a mark beside rests of two values is a stray', () => {
+  it('makes no triplet of items that span no three of one value: a mark beside rests of two values is not theirs', () => {
     // An eighth, an eighth rest, then sixteenth triplets beamed by six: a sixteenth rest and five notes, two
-    // marked; a speck before the rests is read as a third mark. Four beats in all.
+    // marked; a third mark is read just before the sixteenth rest. Four beats in all.
     const voice = [item(0, 'eighth'), item(20, 'eighth', 0, true), item(40, '16th', 0, true), ...beamed(50, '16th', 5, 1), ...beamed(100, '16th', 6, 2), ...beamed(160, '16th', 6, 3)];
     expect(repairVoice(voice, frac(4), [36, 51, 81], 12)).toBe(true);
     expect(ratios(voice)).toEqual(['-', '-', ...Array.from({ length: 18 }, () => '3:2')]);
