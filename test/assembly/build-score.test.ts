@@ -92,6 +92,14 @@ describe('buildScore', () => {
     for (const part of unread.parts) expect(part.measures.map((m) => m.key?.fifths)).toEqual([6, undefined, undefined, undefined]);
   });
 
+  it('changes the time at the next system where a system ends in a courtesy time signature', () => {
+    const timed = (staff: StaffReading, ...times: [number, number][]): StaffReading => ({ ...staff, times: times.map(([x, beats]) => ({ x, value: { beats, beatType: 4 } })) });
+    // The first system opens in 4/4 and ends, after its last barline, in a 3/4 that the second system opens with.
+    const first = system(0, [timed(emptyStaff(100, TREBLE, 0), [160, 4], [860, 3]), timed(emptyStaff(300, BASS, 0), [160, 4], [860, 3])]);
+    const second = system(0, [timed(emptyStaff(100, TREBLE, 0), [160, 3]), timed(emptyStaff(300, BASS, 0), [160, 3])]);
+    for (const part of buildScore([first, second]).parts) expect(part.measures.map((m) => m.time?.beats)).toEqual([4, undefined, 3, undefined]);
+  });
+
   it('starts a new movement (a final barline, then a time signature) in C where its system shows no key, and carries the key otherwise', () => {
     const timed = (staff: StaffReading, beats: number): StaffReading => ({ ...staff, times: [{ x: 160, value: { beats, beatType: 4 } }] });
     const ending = (style: 'light-heavy' | 'light-light', beats?: number) => {

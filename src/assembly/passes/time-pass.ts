@@ -1,8 +1,10 @@
 /**
  * Time: the time signature in force in every measure, and the length it
  * gives the measure. Signatures are taken as printed at the start of a
- * system or measure, and inferred from the measures' lengths where none is
- * readable; the one in force carries from system to system and page to page.
+ * system or measure (one after a system's last note, at its end, is the
+ * courtesy for the next system's), and inferred from the measures' lengths
+ * where none is readable; the one in force carries from system to system and
+ * page to page.
  *
  * Reads: the printed time signatures, the voices' written lengths and beam groups, the tuplet marks.
  * Adds: per measure, `time`, `timeChanged`, `timeShown` and `expected`.
@@ -23,6 +25,11 @@ const TIME_BEFORE_BARLINE = 1;
 const STAVES_PER_TIME_READING = 4;
 /** Printed triplets of eighths in at least this many beamed groups show a page writing its threes as triplets (one "3" may be a speck). */
 const MIN_PRINTED_TRIPLETS = 2;
+/**
+ * A time signature this many spaces or less before a system's end, after its last note, is a courtesy one
+ * announcing the next system's (a double barline and two digits fit): the change is the next system's.
+ */
+const COURTESY_TIME_REACH = 5;
 /** The time signature taken where none is printed and the measures' lengths suggest none. */
 const DEFAULT_TIME: TimeSignature = { beats: 4, beatType: 4 };
 
@@ -37,7 +44,7 @@ export const timePass: ScorePass = {
         // The opening signature stands before the first notes; a stroke taken for a barline may cut it off.
         const opening = median(system.staves.flatMap((r) => (r.items.length ? [r.items[0]!.x] : []))) ?? system.measures.bounds[1]!;
         const bounds = system.measures.bounds;
-        return bounds.slice(0, -1).map((left, m) => timeAt(system, m === 0 ? left : Math.max(left, opening), m === 0 ? Math.max(bounds[1]!, opening) : bounds[m + 1]!));
+        return bounds.slice(0, -1).map((left, m) => timeAt(system, m === 0 ? left : Math.max(left, opening), m === 0 ? Math.max(bounds[1]!, opening) : bounds[m + 1]!, m === bounds.length - 2));
       }),
       measureLengths,
     );
@@ -99,11 +106,16 @@ function beamGroupLengths(items: readonly PlacedItem[]): Fraction[] {
   return beamSpans(items).flatMap((span) => (span.length > 1 ? [voiceDuration(span)] : []));
 }
 
-/** The time signature printed in a measure: every staff shows it, so the staves vote (a digit misread on one loses). */
-function timeAt(system: SystemReading, left: number, right: number): TimeSignature | undefined {
+/**
+ * The time signature printed in a measure: every staff shows it, so the staves vote (a digit misread on one
+ * loses). In a system's `last` measure, a courtesy signature at the system's end is not the measure's.
+ */
+function timeAt(system: SystemReading, left: number, right: number, last: boolean): TimeSignature | undefined {
   const votes = new Map<string, { value: TimeSignature; count: number }>();
   for (const reading of system.staves) {
-    const value = reading.times.find((tt) => tt.x >= left - system.space * TIME_BEFORE_BARLINE && tt.x < right && tt.value)?.value;
+    const lastNote = Math.max(left, ...reading.items.filter((item) => item.x < right).map((item) => item.x));
+    const courtesy = (x: number) => last && x > lastNote && reading.staff.x1 - x < system.space * COURTESY_TIME_REACH;
+    const value = reading.times.find((tt) => tt.x >= left - system.space * TIME_BEFORE_BARLINE && tt.x < right && tt.value && !courtesy(tt.x))?.value;
     if (!value) continue;
     const key = `${value.beats}/${value.beatType}/${value.symbol ?? ''}`;
     const vote = votes.get(key) ?? { value, count: 0 };
