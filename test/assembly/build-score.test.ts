@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildScore } from '../../src/assembly/build-score.js';
 import type { StaffReading, SystemReading } from '../../src/assembly/read-page.js';
 import type { Stroke } from '../../src/assembly/strokes.js';
+import { ZERO } from '../../src/score/fraction.js';
 import type { Clef } from '../../src/score/model.js';
 import type { Head } from '../../src/symbols/read-symbols.js';
 import { staffReading } from '../support/staff-reading.js';
@@ -90,6 +91,21 @@ describe('buildScore', () => {
     // Without it, a first system that shows no key is taken to have missed reading it.
     const unread = buildScore([system(0, [emptyStaff(100, TREBLE, undefined), emptyStaff(300, BASS, undefined)]), next()]);
     for (const part of unread.parts) expect(part.measures.map((m) => m.key?.fifths)).toEqual([6, undefined, undefined, undefined]);
+  });
+
+  it('opens the next measure with a clef printed after a measure\'s last note, before its barline', () => {
+    // Four quarters in the treble clef, a bass clef just before the barline, four quarters on the same lines.
+    const staff = emptyStaff(100, TREBLE, 0);
+    staff.items = [200, 260, 320, 380, 600, 660, 720, 780].map((x) => stroke(x, 4, true, 0, 0));
+    staff.signatures.clefs.push({ x: 460, value: BASS });
+    const [first, second] = buildScore([system(0, [staff])]).parts[0]!.measures;
+    expect(first!.clefs.map((c) => [c.sign, c.offset])).toEqual([['G', ZERO]]);
+    expect(second!.clefs.map((c) => [c.sign, c.offset])).toEqual([['F', ZERO]]);
+    const pitch = (measure: typeof first) => {
+      const event = measure!.voices[0]!.events[0]!;
+      return event.kind === 'note' ? `${event.notes[0]!.pitch.step}${event.notes[0]!.pitch.octave}` : '';
+    };
+    expect([pitch(first), pitch(second)]).toEqual(['B4', 'D3']);
   });
 
   it('changes the time at the next system where a system ends in a courtesy time signature', () => {

@@ -63,6 +63,9 @@ export const signaturesPass: ScorePass = {
     const endsInCourtesy = !!firstLast && systems[0]!.staves.some((r) => r.signatures.keys.some((k) => k.value !== 0 && courtesy(r, k.x, firstLast)));
     const openingInC = endsInCourtesy && openingReadings[0]!.every((value) => value === undefined);
     const keyState: number[] = layout.slots.map((_, s) => (openingInC ? 0 : (firstOpeningKey(firstMovementKeys, s) ?? 0)));
+    // Per staff: a clef printed after a measure's last note, where engravers put a change that comes at the
+    // barline (or at a system's end, the next system's); it opens the next measure.
+    const clefAhead: (Clef | undefined)[] = layout.slots.map(() => undefined);
 
     state.measures.forEach((measureState, i) => {
       const { system: si, index: m, left, right } = measureState;
@@ -83,6 +86,12 @@ export const signaturesPass: ScorePass = {
         const reading = k >= 0 ? system.staves[k] : undefined;
         const measure = measureState.parts[slot.part]!;
         const staffMeasure = measureState.staves.get(s);
+        const ahead = clefAhead[s];
+        if (ahead) {
+          measure.clefs.push({ ...ahead, staff: slot.staff, offset: ZERO });
+          clefState[s] = ahead;
+          clefAhead[s] = undefined;
+        }
         if (reading) {
           const clefs = reading.signatures.clefs.filter((c) => c.x >= left - system.space * CLEF_BEFORE_BARLINE && c.x < right);
           for (const c of clefs) {
@@ -91,6 +100,10 @@ export const signaturesPass: ScorePass = {
             const changed = !sameClef(c.value, clefState[s]!) || (first && atStart);
             if (!changed && atStart) continue;
             if (!atStart && sameClef(c.value, clefState[s]!)) continue;
+            if (!atStart && staffMeasure?.voices.length && !staffMeasure.voices.some((voice) => voice.some((item) => item.x > c.x))) {
+              clefAhead[s] = c.value;
+              continue;
+            }
             const offset = atStart ? ZERO : onsetAfter(staffMeasure, c.x);
             measure.clefs.push({ ...c.value, staff: slot.staff, offset });
             if (atStart || compare(offset, ZERO) === 0) clefState[s] = c.value;
