@@ -6,7 +6,8 @@
  * systems before any is believed; a key change inside a system moves every
  * staff by one amount. A staff hidden in the first system, or with its
  * clef unreadable there, starts in the clef and key it shows where it first
- * appears.
+ * appears. A clef after a measure's last note (printed before the barline
+ * where the change comes) opens the next measure.
  *
  * Reads: the staves' clefs and keys, the layout, the written voices (where
  * in the measure a clef change falls), the time changes and barlines (where
