@@ -59,7 +59,7 @@ export const signaturesPass: ScorePass = {
     // A key printed after the last note of a system is a courtesy one: the next system opens in it. A
     // first system that shows no key but ends in a courtesy key is in C, the key changing at the next.
     const lastOfSystem = state.measures.filter((m, i) => state.measures[i + 1]?.system !== m.system);
-    const courtesy = (reading: StaffReading, x: number, measure: MeasureState) => lastOfSystem.includes(measure) && x > lastItemX(measure) && reading.staff.x1 - x < systems[measure.system]!.space * COURTESY_KEY_REACH;
+    const courtesy = (reading: StaffReading, x: number, measure: MeasureState) => lastOfSystem.includes(measure) && x > lastItemX(measure.staves.values(), measure.left) && reading.staff.x1 - x < systems[measure.system]!.space * COURTESY_KEY_REACH;
     const firstLast = lastOfSystem[0];
     const endsInCourtesy = !!firstLast && systems[0]!.staves.some((r) => r.signatures.keys.some((k) => k.value !== 0 && courtesy(r, k.x, firstLast)));
     const openingInC = endsInCourtesy && openingReadings[0]!.every((value) => value === undefined);
@@ -101,7 +101,7 @@ export const signaturesPass: ScorePass = {
             const changed = !sameClef(c.value, clefState[s]!) || (first && atStart);
             if (!changed && atStart) continue;
             if (!atStart && sameClef(c.value, clefState[s]!)) continue;
-            if (!atStart && staffMeasure?.voices.length && !staffMeasure.voices.some((voice) => voice.some((item) => item.x > c.x))) {
+            if (!atStart && staffMeasure?.voices.length && lastItemX([staffMeasure], left) <= c.x) {
               clefAhead[s] = c.value;
               continue;
             }
@@ -180,10 +180,10 @@ function keySeenAcross(system: SystemReading, reading: StaffReading, x: number):
   return seen >= Math.ceil(system.staves.length / 2) + (system.staves.length === 2 ? 1 : 0);
 }
 
-/** Where the last note or rest of a measure stands, on any of its staves. */
-function lastItemX(measure: MeasureState): number {
-  let x = measure.left;
-  for (const staff of measure.staves.values()) for (const voice of staff.voices) for (const item of voice) x = Math.max(x, item.x);
+/** Where the last note or rest of the staves of a measure given stands (`left`, the measure's start, where there is none). */
+function lastItemX(staves: Iterable<StaffMeasure>, left: number): number {
+  let x = left;
+  for (const staff of staves) for (const voice of staff.voices) for (const item of voice) x = Math.max(x, item.x);
   return x;
 }
 

@@ -113,8 +113,8 @@ function beamGroupLengths(items: readonly PlacedItem[]): Fraction[] {
 function timeAt(system: SystemReading, left: number, right: number, last: boolean): TimeSignature | undefined {
   const votes = new Map<string, { value: TimeSignature; count: number }>();
   for (const reading of system.staves) {
-    const lastNote = Math.max(left, ...reading.items.filter((item) => item.x < right).map((item) => item.x));
-    const courtesy = (x: number) => last && x > lastNote && reading.staff.x1 - x < system.space * COURTESY_TIME_REACH;
+    const lastNote = last ? Math.max(left, ...reading.items.filter((item) => item.x < right).map((item) => item.x)) : Infinity;
+    const courtesy = (x: number) => x > lastNote && reading.staff.x1 - x < system.space * COURTESY_TIME_REACH;
     const value = reading.times.find((tt) => tt.x >= left - system.space * TIME_BEFORE_BARLINE && tt.x < right && tt.value && !courtesy(tt.x))?.value;
     if (!value) continue;
     const key = `${value.beats}/${value.beatType}/${value.symbol ?? ''}`;
