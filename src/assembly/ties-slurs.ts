@@ -4,9 +4,10 @@
  *
  * - A tie joins two notes of one pitch; the tied note keeps the first one's
  *   accidental (a tie across a barline prints none, and the key must not undo
- *   it). A curve taken for a tie between different pitches is a slur, and
- *   so is one between notes of one pitch that bear staccato dots (portato:
- *   each note is struck again, which a tie forbids).
+ *   it). A curve taken for a tie between different pitches is a slur: so is
+ *   one to a note at the same place whose own accidental alters it otherwise
+ *   (B flat to B natural), and one between notes of one pitch that bear
+ *   staccato dots (portato: each note is struck again, which a tie forbids).
  * - A slur's ends get a number (1–16) that no slur open at the same time in
  *   the part uses, as MusicXML asks.
  * - A tie or slur that runs off a system is picked up by the first curve
@@ -16,7 +17,7 @@
  *   and met on the next system by no tie of its pitch but by another curve,
  *   it becomes a slur to that curve's note.
  */
-import type { Note, NoteEvent, Pitch } from '../score/model.js';
+import type { Note, NoteEvent } from '../score/model.js';
 import type { Head } from '../symbols/read-symbols.js';
 import type { CurveLink } from './curves.js';
 import type { Stroke } from './strokes.js';
@@ -78,7 +79,7 @@ export class TiesAndSlurs {
     const note = to && link.tie?.to && this.lookup.note(link.tie.to, link.to!);
     if (!to || !note) return false;
     const waiting = carriedTies.get(to.part) ?? [];
-    const tied = waiting.find((t) => samePlace(t.note.pitch, note.pitch));
+    const tied = waiting.find((t) => onePitch(t.note, note));
     if (!tied) return false;
     tie(tied.note, note);
     waiting.splice(waiting.indexOf(tied), 1);
@@ -119,7 +120,7 @@ export class TiesAndSlurs {
         return;
       }
       const restruck = [from.event, link.to && this.lookup.stroke(link.to)?.event].some((e) => e?.articulations?.some((a) => PORTATO_DOTS.has(a)));
-      if (first && second && samePlace(first.pitch, second.pitch) && !restruck) {
+      if (first && second && onePitch(first, second) && !restruck) {
         tie(first, second);
         return;
       }
@@ -149,8 +150,13 @@ function tie(first: Note, second: Note): void {
   if (!second.accidental) second.pitch = { ...second.pitch, alter: first.pitch.alter };
 }
 
-function samePlace(a: Pitch, b: Pitch): boolean {
-  return a.step === b.step && a.octave === b.octave;
+/**
+ * Whether a tie may join two notes: at the same step and octave, the second one printing no accidental
+ * (it holds the first one's) or one that keeps the first one's alteration (a courtesy sign).
+ */
+function onePitch(first: Note, second: Note): boolean {
+  const [a, b] = [first.pitch, second.pitch];
+  return a.step === b.step && a.octave === b.octave && (!second.accidental || b.alter === a.alter);
 }
 
 function addSlur(event: NoteEvent, slur: NonNullable<NoteEvent['slurs']>[number]): void {

@@ -81,6 +81,24 @@ describe('ties and slurs', () => {
     expect([links[0]!.from, links[0]!.to, links[0]!.tie]).toEqual([a, b, undefined]);
   });
 
+  it('make a slur, not a tie, of a curve to a note at the same place whose own accidental alters it otherwise; a courtesy sign keeps the tie', () => {
+    const [a, b] = [stroke(200, 7), stroke(260, 7)];
+    const links = linkCurves([curve(204, yOf(7) + 10, 256, yOf(7) + 10, 0.3)], [a, b], SPACE);
+    const natural = place([a, b], [FSHARP4, F4]);
+    natural.event(b).notes[0]!.accidental = { sign: 'natural' };
+    new TiesAndSlurs(natural.lookup).system(links);
+    expect(natural.event(a).notes[0]!.tieStart).toBeUndefined();
+    expect(natural.event(b).notes[0]!.pitch).toEqual(F4);
+    expect(natural.event(a).slurs).toEqual([{ type: 'start', number: 1, placement: 'below' }]);
+    expect(natural.event(b).slurs).toEqual([{ type: 'stop', number: 1 }]);
+    const courtesy = place([a, b], [FSHARP4, FSHARP4]);
+    courtesy.event(b).notes[0]!.accidental = { sign: 'sharp', cautionary: true };
+    new TiesAndSlurs(courtesy.lookup).system(links);
+    expect(courtesy.event(a).notes[0]!.tieStart).toBe(true);
+    expect(courtesy.event(b).notes[0]!.tieStop).toBe(true);
+    expect(courtesy.event(a).slurs).toBeUndefined();
+  });
+
   it('start a slur at a grace note and end it at the note it leads to, never end one at a grace note', () => {
     // A small grace note at x 180 before a quarter at x 210, a slur under both; then a slur from that
     // quarter ending just short of a grace note (x 262) before the quarter at x 290.
