@@ -12,6 +12,8 @@
  * A whole note has no stem: its strokes stand where the stem would, on the
  * side a stem would go (above a note under the middle line, below one on or
  * over it), a little clear of the head.
+ *
+ * A note over or under the staff has its ledger lines there: they are no strokes.
  */
 import type { PageSight } from '../reading/page-reading.js';
 import type { Box, Head, Stem } from '../symbols/read-symbols.js';
@@ -30,6 +32,11 @@ const MIN_STEM_ROOM = 1;
 const BEAM_REACH = 8;
 /** A head painted where a stroke is found, its centre within this many spaces of the stroke's middle, is the stroke. */
 const STROKE_HEAD_REACH = 0.8;
+/** A stroke found within this many spaces of a ledger line between the notes and the staff is that ledger line. */
+const LEDGER_BAND = 0.3;
+/** The staff positions of the top and bottom lines. */
+const TOP_LINE = 0;
+const BOTTOM_LINE = 8;
 
 export interface StemTremolo {
   /** The stem's heads, less those that are strokes painted as heads. */
@@ -65,7 +72,7 @@ export function stemTremolo(stem: Stem, group: readonly Head[], stems: readonly 
   const from = end + (up ? clear : -clear);
   const to = up ? top - space * HEAD_CLEAR : bottom + space * HEAD_CLEAR;
   if ((to - from) * (up ? 1 : -1) < space * HEAD_CLEAR) return none;
-  const strokes = sight.tremoloStrokes(stem.x, from, to);
+  const strokes = offLedgers(sight.tremoloStrokes(stem.x, from, to), notes, space);
   if (!strokes.length) return none;
   const isStroke = (h: Head) => suspect(h) && strokes.some((y) => Math.abs(h.y - y) <= space * STROKE_HEAD_REACH);
   return { heads: group.filter((h) => !isStroke(h)), strokes: strokes.length };
@@ -91,5 +98,20 @@ export function wholeNoteTremolo(group: readonly Head[], rests: readonly Box[], 
   const [near, far] = up ? [top - space * WHOLE_CLEAR, top - space * WHOLE_REACH] : [bottom + space * WHOLE_CLEAR, bottom + space * WHOLE_REACH];
   const [y0, y1] = [Math.min(near, far), Math.max(near, far)];
   if (rests.some((r) => r.x0 < x && r.x1 > x && r.y0 < y1 && r.y1 > y0)) return 0;
-  return sight.tremoloStrokes(x, far, near).length;
+  return offLedgers(sight.tremoloStrokes(x, far, near), group, space).length;
+}
+
+/**
+ * The strokes that are no ledger lines. A note over or under the staff has ledger lines between it and the staff,
+ * on the side its stem goes (a whole note's strokes are looked for there too), level and short as a stroke drawn
+ * level is: a stroke where one of them stands is that line.
+ */
+function offLedgers(strokes: readonly number[], group: readonly Head[], space: number): number[] {
+  const highest = group.reduce((a, b) => (b.position < a.position ? b : a));
+  const lowest = group.reduce((a, b) => (b.position > a.position ? b : a));
+  const y = (h: Head, position: number) => h.y + ((position - h.position) * space) / 2;
+  const ledgers: number[] = [];
+  for (let p = TOP_LINE - 2; p >= highest.position; p -= 2) ledgers.push(y(highest, p));
+  for (let p = BOTTOM_LINE + 2; p <= lowest.position; p += 2) ledgers.push(y(lowest, p));
+  return strokes.filter((s) => !ledgers.some((l) => Math.abs(s - l) <= space * LEDGER_BAND));
 }

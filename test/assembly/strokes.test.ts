@@ -257,6 +257,17 @@ describe('buildStrokes', () => {
       expect(found.map((c) => c.tremolo)).toEqual([1]);
     });
 
+    it('takes no ledger line between a whole note and the staff for a tremolo stroke, but reads a stroke beside one', () => {
+      // A whole note over the staff (position -5): its ledger lines at positions -4 (y 106) and -2 (y 118), where a stem would go.
+      const withLedgers = (ink: { width: number; data: Uint8Array }) => {
+        for (const y of [106, 118]) for (let x = 88; x <= 112; x++) for (let dy = -1; dy <= 1; dy++) ink.data[(y + dy) * ink.width + x] = 1;
+        return ink;
+      };
+      const read = (ink: { width: number; height: number; data: Uint8Array }) => chords(buildStrokes(symbols([whole(100, 100, -5)], []), sightOf({ ink, space: SPACE }), SPACE)).map((c) => c.tremolo);
+      expect(read(withLedgers({ width: 200, height: 200, data: new Uint8Array(200 * 200) }))).toEqual([undefined]);
+      expect(read(withLedgers(lone(100, 130)))).toEqual([1]);
+    });
+
     it('takes no rest over a whole note for a tremolo stroke', () => {
       const seen = symbols([whole(100, 130, 6)], []);
       seen.rests = [{ x0: 92, x1: 108, y0: 107, y1: 113, staff: 0, confidence: 1, kind: 'half' }];
