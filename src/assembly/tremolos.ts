@@ -34,8 +34,9 @@ const BEAM_REACH = 8;
 const STROKE_HEAD_REACH = 0.8;
 /** A stroke found within this many spaces of a ledger line between the notes and the staff is that ledger line. */
 const LEDGER_BAND = 0.3;
-/** The staff positions of the top and bottom lines. */
+/** Staff positions (half spaces down from the top line) of the top line, the middle line and the bottom line. */
 const TOP_LINE = 0;
+const MIDDLE_LINE = 4;
 const BOTTOM_LINE = 8;
 
 export interface StemTremolo {
@@ -82,8 +83,6 @@ export function stemTremolo(stem: Stem, group: readonly Head[], stems: readonly 
 const WHOLE_CLEAR = 0.3;
 /** … out to this many spaces from it (a stem's length, about). */
 const WHOLE_REACH = 3;
-/** The middle line's staff position: a stem goes up from a note under it, down from one on it or over it. */
-const MIDDLE_LINE = 4;
 
 /**
  * The tremolo strokes over or under a stack of stemless whole notes, where their stem would stand; 0
@@ -92,6 +91,7 @@ const MIDDLE_LINE = 4;
 export function wholeNoteTremolo(group: readonly Head[], rests: readonly Box[], sight: PageSight, space: number): number {
   if (!group.length || !group.every((h) => h.kind === 'whole')) return 0;
   const x = group.reduce((sum, h) => sum + h.x, 0) / group.length;
+  // A stem goes up from a note under the middle line, down from one on it or over it.
   const up = group.reduce((sum, h) => sum + h.position, 0) / group.length > MIDDLE_LINE;
   const top = Math.min(...group.map((h) => h.y0));
   const bottom = Math.max(...group.map((h) => h.y1));

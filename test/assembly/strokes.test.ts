@@ -259,7 +259,7 @@ describe('buildStrokes', () => {
 
     it('takes no ledger line between a whole note and the staff for a tremolo stroke, but reads a stroke beside one', () => {
       // A whole note over the staff (position -5): its ledger lines at positions -4 (y 106) and -2 (y 118), where a stem would go.
-      const withLedgers = (ink: { width: number; data: Uint8Array }) => {
+      const withLedgers = <I extends { width: number; data: Uint8Array }>(ink: I): I => {
         for (const y of [106, 118]) for (let x = 88; x <= 112; x++) for (let dy = -1; dy <= 1; dy++) ink.data[(y + dy) * ink.width + x] = 1;
         return ink;
       };
