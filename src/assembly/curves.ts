@@ -62,6 +62,8 @@ const TIE_OVERLAP = 0.6;
 const MERGED_MAX_BOW = 0.35;
 /** Strokes this many spaces apart or less stand at one place (a chord split between two voices). */
 const SAME_PLACE = 0.3;
+/** A curve's start stands at most this many spaces before its first note's middle, and its end as far past its last one's. */
+const END_BEFORE_MIDDLE = 0.8;
 
 /**
  * Links each curve of a system to the strokes at its ends. `strokes` are the system's chords on all
@@ -164,7 +166,7 @@ function nearestStroke(end: { x: number; y: number }, strokes: readonly Stroke[]
     // A slur may start at a grace note (to the note it leads to), never end at one.
     if (stroke.grace && which === 'end') continue;
     // A curve starts at or after its first note's middle and ends at or before its last one's.
-    if (which === 'start' ? stroke.x > end.x + space * 0.8 : stroke.x < end.x - space * 0.8) continue;
+    if (which === 'start' ? stroke.x > end.x + space * END_BEFORE_MIDDLE : stroke.x < end.x - space * END_BEFORE_MIDDLE) continue;
     const dx = Math.max(0, stroke.x0 - end.x, end.x - stroke.x1);
     const dy = Math.max(0, stroke.y0 - end.y, end.y - stroke.y1);
     if (dx > space * reach.across || dy > space * reach.upDown) continue;
@@ -224,7 +226,7 @@ function tieHeads(curve: Curve, from: Stroke | undefined, to: Stroke | undefined
   const nearest = (heads: readonly Head[], y: number) => heads.filter((h) => levelWith(h, y, space)).sort((a, b) => Math.abs(a.y - y) - Math.abs(b.y - y))[0];
   if (from && to) {
     if (from.staff !== to.staff) return undefined;
-    const between = strokes.some((s) => s !== from && s !== to && s.staff === from.staff && !s.grace && s.up === from.up && s.x > from.x + space * 0.3 && s.x < to.x - space * 0.3);
+    const between = strokes.some((s) => s !== from && s !== to && s.staff === from.staff && !s.grace && s.up === from.up && s.x > from.x + space * SAME_PLACE && s.x < to.x - space * SAME_PLACE);
     if (between || oneBeam(from, to)) return undefined;
     const pairs = from.heads.flatMap((a) => to.heads.filter((b) => b.position === a.position && levelWith(a, curve.start.y, space) && levelWith(b, curve.end.y, space)).map((b) => [a, b] as const));
     const pair = pairs.sort((p, q) => Math.abs(p[0].y - curve.start.y) - Math.abs(q[0].y - curve.start.y))[0];

@@ -10,6 +10,9 @@ import type { PageSight } from '../reading/page-reading.js';
 import { mostRead } from './opening-keys.js';
 import type { StaffSignatures } from './signatures.js';
 
+/** A key read from a key area's strokes stands this many spaces into the area. */
+const KEY_INSIDE_AREA = 0.5;
+
 /**
  * Raises a staff's opening key to the count of accidentals its key area
  * holds, when the area shows more than was read, the system's other staves
@@ -34,6 +37,6 @@ export function keysFromKeyArea(signatures: readonly StaffSignatures[], staffInd
   signatures.forEach((s, i) => {
     const current = read[i];
     if (current === undefined || current * sign < 0 || counts[i]! <= Math.abs(current) || sign * counts[i]! !== common) return;
-    s.keys = [...s.keys.filter((k) => !inArea(s, k.x)), { x: s.keyArea!.x0 + space * 0.5, value: common }].sort((a, b) => a.x - b.x);
+    s.keys = [...s.keys.filter((k) => !inArea(s, k.x)), { x: s.keyArea!.x0 + space * KEY_INSIDE_AREA, value: common }].sort((a, b) => a.x - b.x);
   });
 }

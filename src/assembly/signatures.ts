@@ -97,6 +97,19 @@ export function staffSignatures(staffIndex: number, staff: Staff, symbols: Symbo
 /** Least height, in spaces, of a clef (a change is drawn smaller than the opening clef, not tiny). */
 const CLEF_MIN_HEIGHT: Record<ClefSymbol['kind'], number> = { G: 4.2, F: 2.2, C: 2.8, other: 1.8 };
 
+/** A small G clef is at least this many spaces tall … */
+const SMALL_G_HEIGHT = 4.5;
+/** … its top above this staff position (within the top space: the model may leave out its tip) … */
+const SMALL_G_TOP = 1.5;
+/** … and its foot below this one (past the bottom line). */
+const SMALL_G_BOTTOM = 8;
+/** A small F clef's top stands within this many staff positions of the top line … */
+const SMALL_F_TOP = 1;
+/** … its foot between these staff positions (it covers the staff's upper three quarters) … */
+const SMALL_F_BOTTOM: readonly [number, number] = [4.5, 7];
+/** … and its ink's centre of gravity above this share of its height down (the curl makes it top-heavy). */
+const SMALL_F_BALANCE = 0.5;
+
 /**
  * Clef changes are engraved smaller, and the model often calls them "other"
  * (it learnt the clef-change glyphs under that class). Their shape tells:
@@ -109,8 +122,8 @@ function asClefChange(c: ClefSymbol, staff: Staff, space: number): ClefSymbol {
   const top = staffPosition(staff, x, c.y0);
   const bottom = staffPosition(staff, x, c.y1);
   // (The model may leave out the tip of a small G clef: it need only reach within the top space.)
-  if (c.y1 - c.y0 >= 4.5 * space && top < 1.5 && bottom > 8) return { ...c, kind: 'G' };
-  if (top > -1 && top < 1 && bottom > 4.5 && bottom < 7 && c.balance < 0.5) return { ...c, kind: 'F' };
+  if (c.y1 - c.y0 >= SMALL_G_HEIGHT * space && top < SMALL_G_TOP && bottom > SMALL_G_BOTTOM) return { ...c, kind: 'G' };
+  if (Math.abs(top) < SMALL_F_TOP && bottom > SMALL_F_BOTTOM[0] && bottom < SMALL_F_BOTTOM[1] && c.balance < SMALL_F_BALANCE) return { ...c, kind: 'F' };
   return c;
 }
 
