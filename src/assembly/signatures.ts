@@ -9,7 +9,7 @@
 import type { PageSight, SymbolsSeen } from '../reading/page-reading.js';
 import type { Clef } from '../score/model.js';
 import type { Staff } from '../staves/detect-staves.js';
-import { accidentalPosition, staffPosition } from '../staves/staff-geometry.js';
+import { accidentalPosition, BOTTOM_LINE, staffPosition } from '../staves/staff-geometry.js';
 import { diatonicAt } from './clef-pitch.js';
 import type { AccidentalSymbol, ClefSymbol, Head, TimeGlyph } from '../symbols/read-symbols.js';
 
@@ -99,10 +99,8 @@ const CLEF_MIN_HEIGHT: Record<ClefSymbol['kind'], number> = { G: 4.2, F: 2.2, C:
 
 /** A small G clef is at least this many spaces tall … */
 const SMALL_G_HEIGHT = 4.5;
-/** … its top above this staff position (within the top space: the model may leave out its tip) … */
+/** … its top above this staff position (within the top space: the model may leave out its tip), its foot past the bottom line. */
 const SMALL_G_TOP = 1.5;
-/** … and its foot below this one (past the bottom line). */
-const SMALL_G_BOTTOM = 8;
 /** A small F clef's top stands within this many staff positions of the top line … */
 const SMALL_F_TOP = 1;
 /** … its foot between these staff positions (it covers the staff's upper three quarters) … */
@@ -122,7 +120,7 @@ function asClefChange(c: ClefSymbol, staff: Staff, space: number): ClefSymbol {
   const top = staffPosition(staff, x, c.y0);
   const bottom = staffPosition(staff, x, c.y1);
   // (The model may leave out the tip of a small G clef: it need only reach within the top space.)
-  if (c.y1 - c.y0 >= SMALL_G_HEIGHT * space && top < SMALL_G_TOP && bottom > SMALL_G_BOTTOM) return { ...c, kind: 'G' };
+  if (c.y1 - c.y0 >= SMALL_G_HEIGHT * space && top < SMALL_G_TOP && bottom > BOTTOM_LINE) return { ...c, kind: 'G' };
   if (Math.abs(top) < SMALL_F_TOP && bottom > SMALL_F_BOTTOM[0] && bottom < SMALL_F_BOTTOM[1] && c.balance < SMALL_F_BALANCE) return { ...c, kind: 'F' };
   return c;
 }

@@ -17,6 +17,7 @@
  */
 import type { PageSight } from '../reading/page-reading.js';
 import type { Box, Head, Stem } from '../symbols/read-symbols.js';
+import { BOTTOM_LINE, MIDDLE_LINE, TOP_LINE } from '../staves/staff-geometry.js';
 
 /** A black head whose centre stands within this many spaces of the stem's line sits astride it: maybe a stroke painted as a head. */
 const ASTRIDE_STEM = 0.3;
@@ -34,10 +35,6 @@ const BEAM_REACH = 8;
 const STROKE_HEAD_REACH = 0.8;
 /** A stroke found within this many spaces of a ledger line between the notes and the staff is that ledger line. */
 const LEDGER_BAND = 0.3;
-/** Staff positions (half spaces down from the top line) of the top line, the middle line and the bottom line. */
-const TOP_LINE = 0;
-const MIDDLE_LINE = 4;
-const BOTTOM_LINE = 8;
 
 export interface StemTremolo {
   /** The stem's heads, less those that are strokes painted as heads. */

@@ -8,6 +8,11 @@
  */
 import { staffLineY, type Staff } from './detect-staves.js';
 
+/** Staff positions of the top line, the middle line and the bottom line. */
+export const TOP_LINE = 0;
+export const MIDDLE_LINE = 4;
+export const BOTTOM_LINE = 8;
+
 /** Local staff space at x: a fourth of the distance from the top line to the bottom line. */
 export function localSpace(staff: Staff, x: number): number {
   return (staffLineY(staff, 4, x) - staffLineY(staff, 0, x)) / 4;

@@ -9,9 +9,8 @@
  * reaches, with the accidental before it and the dots after it.
  */
 import type { Staff } from '../staves/detect-staves.js';
-import { nearestStaff, positionY, staffPosition } from '../staves/staff-geometry.js';
+import { accidentalPosition, BOTTOM_LINE, MIDDLE_LINE, nearestStaff, positionY, staffPosition, TOP_LINE } from '../staves/staff-geometry.js';
 import type { AccidentalSymbol, Head, Stem } from './read-symbols.js';
-import { accidentalPosition } from '../staves/staff-geometry.js';
 
 interface Dot {
   x: number;
@@ -19,8 +18,6 @@ interface Dot {
   staff: number;
 }
 
-/** The middle line's staff position (half spaces down from the top line): a head moves only from the half of its own staff that faces the other. */
-const MIDDLE_LINE = 4;
 /** A head moves up to the staff above only from no lower than this staff position of that staff … */
 const LOWEST_UNDER_STAFF_ABOVE = 16;
 /** … and down to the staff below only from no higher than this one of it. */
@@ -58,7 +55,8 @@ export function headsFollowStems<D extends Dot>(heads: Head[], stems: readonly S
     // middle (the unusual way: a second voice's, or a crowded page's notes run into their neighbour).
     const below = position > 8;
     const rises = far === stem.y0;
-    if ((position >= 0 && position <= 8) || below !== rises || (below ? position > LOWEST_UNDER_STAFF_ABOVE || head.position >= MIDDLE_LINE : position < HIGHEST_OVER_STAFF_BELOW || head.position <= MIDDLE_LINE)) return;
+    // A head moves only from the half of its own staff (split at its middle line) that faces the other.
+    if ((position >= TOP_LINE && position <= BOTTOM_LINE) || below !== rises || (below ? position > LOWEST_UNDER_STAFF_ABOVE || head.position >= MIDDLE_LINE : position < HIGHEST_OVER_STAFF_BELOW || head.position <= MIDDLE_LINE)) return;
     // Only between close staves: across a grand staff's wide gap a stem reaching the other staff is a cross-staff beam's.
     const from = head.staff;
     const gap = below ? positionY(staves[from]!, head.x, 0) - positionY(target, head.x, 8) : positionY(target, head.x, 0) - positionY(staves[from]!, head.x, 8);
