@@ -56,6 +56,13 @@ export interface MarkCandidate {
    * slur's end.
    */
   onSlur?: boolean;
+  /**
+   * Painted as text: only a bowing mark is read from it. The symbol model paints up-bows and down-bows as
+   * letters at times (on the held-out quartets, whole pages of down-bows); the letters of words stand among
+   * other letters, which a bowing mark does not (BOWING_CLEARANCE), and a lone fingering reads as one less surely
+   * (MIN_LETTERED_PROBABILITY).
+   */
+  lettered?: boolean;
 }
 
 export interface ArticulationMark extends MarkCandidate {
@@ -99,6 +106,12 @@ const MIN_DOT_STACCATO_PROBABILITY = 0.9;
 const AUGMENTATION_REACH = 2.5;
 /** … no further than this many spaces above or below the head's box (a dot moved up off a line). */
 const AUGMENTATION_RISE = 0.25;
+/** A bowing mark painted as text is at most this many spaces wide and tall (a word painted as one piece is longer) … */
+const BOWING_MAX_SIDE = 2;
+/** … and is read only at this probability or more: a fingering's digit, alone over a note, reads as an up-bow at times, less surely. */
+const MIN_LETTERED_PROBABILITY = 0.95;
+/** A bowing mark painted as text stands clear of every other piece of lettering by this many spaces; a letter of a word has its neighbours closer. */
+const BOWING_CLEARANCE = 1;
 /** Pieces of one mark (the model paints some in parts) read as the same kind within this many spaces are one mark. */
 const MARK_JOIN = 1;
 
@@ -138,7 +151,23 @@ const HAIRPIN_EDGE_TOLERANCE = 0.15;
 export function markCandidates(map: ClassMap, staves: readonly Staff[], space: number, ink?: BinaryImage): MarkCandidate[] {
   const marks = classComponents(map, [CLASS_INDEX.articulation], 2).flatMap((c) => candidate(map, c, staves, space, false, ink));
   const lettering = classComponents(map, [CLASS_INDEX.dynamics], 2).flatMap((c) => candidate(map, c, staves, space, true, ink));
-  return [...marks, ...lettering];
+  return [...marks, ...lettering, ...bowingCandidates(map, staves, space)];
+}
+
+/**
+ * Components painted as text that may be bowing marks: small, clear of a slur's paint, and standing alone,
+ * BOWING_CLEARANCE spaces from any other text or dynamics component.
+ */
+function bowingCandidates(map: ClassMap, staves: readonly Staff[], space: number): MarkCandidate[] {
+  const letters = classComponents(map, [CLASS_INDEX.text, CLASS_INDEX.dynamics], 2);
+  const reach = space * BOWING_CLEARANCE;
+  const alone = (c: Component) => !letters.some((o) => o !== c && o.x0 < c.x1 + reach && o.x1 > c.x0 - reach && o.y0 < c.y1 + reach && o.y1 > c.y0 - reach);
+  return letters.flatMap((c) => {
+    if (c.cls !== CLASS_INDEX.text || c.x1 - c.x0 > space * BOWING_MAX_SIDE || c.y1 - c.y0 > space * BOWING_MAX_SIDE || !alone(c) || touches(map, c, CLASS_INDEX.tieSlur)) return [];
+    const [x, y] = [(c.x0 + c.x1) / 2, (c.y0 + c.y1) / 2];
+    const staff = nearestStaff(staves, x, y);
+    return staff < 0 ? [] : [{ x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1, x, y, staff, confidence: c.confidence, lettered: true }];
+  });
 }
 
 function candidate(map: ClassMap, c: Component, staves: readonly Staff[], space: number, lettering: boolean, ink: BinaryImage | undefined): MarkCandidate[] {
@@ -265,6 +294,7 @@ export async function classifyMarks(gray: GrayImage, candidates: readonly MarkCa
     if (kind === 'none' || probability < MIN_MARK_PROBABILITY) return;
     if (c.lettering && markFamily(kind) !== 'ornament') return;
     if (c.onSlur && kind !== 'staccato') return;
+    if (c.lettered && (markFamily(kind) !== 'technical' || probability < MIN_LETTERED_PROBABILITY)) return;
     marks.push({ ...c, kind, probability, confidence: c.confidence * probability });
   });
   return joinPieces(marks, space);

@@ -41,6 +41,13 @@ describe('the mark classifier', () => {
     expect(marks.every((m) => m.probability >= 0.5 && m.probability <= 1 && m.lettering)).toBe(true);
   });
 
+  it('reads only bowing marks from ink painted as text (a lone letter reads as none)', { timeout: 60_000 }, async () => {
+    const { gray, candidates } = fixtureCells({ lettered: true });
+    const marks = await classifyMarks(gray, candidates, 12);
+    expect(marks.map((m) => m.kind).sort()).toEqual(['down-bow', 'up-bow']);
+    expect(marks.every((m) => m.lettered)).toBe(true);
+  });
+
   it('reads only staccato dots from ink touching a slur (a slur\'s end reads as an accent, a tenuto or an arc)', { timeout: 60_000 }, async () => {
     const { gray, labels, candidates } = fixtureCells({ onSlur: true });
     const marks = await classifyMarks(gray, candidates, 12);

@@ -82,6 +82,17 @@ describe('articulation and hairpin shapes', () => {
     ]);
   });
 
+  it('take a lone mark-sized component painted as text as a bowing candidate, but no letter of a word, no word, and nothing on a slur', () => {
+    const map = classMap();
+    box(map, CLASS_INDEX.text, 100, 60, 116, 72); // a down-bow over the staff, painted as text
+    for (const x of [200, 210, 220, 230]) box(map, CLASS_INDEX.text, x, 200, x + 8, 210); // "arco": letters side by side
+    box(map, CLASS_INDEX.text, 300, 200, 330, 212); // a word painted as one piece, two and a half spaces wide
+    line(map, CLASS_INDEX.tieSlur, 380, 60, 440, 50); // a slur …
+    box(map, CLASS_INDEX.text, 440, 44, 452, 54); // … whose end is painted as text
+    const found = markCandidates(map, staves, SPACE);
+    expect(found.map((m) => [Math.round(m.x), Math.round(m.y), m.lettered ?? false])).toEqual([[108, 66, true]]);
+  });
+
   it('tell a candidate touching ink painted as a slur (a slur\'s end, painted alone as a mark) from one clear of it', () => {
     const map = classMap();
     line(map, CLASS_INDEX.tieSlur, 100, 60, 160, 50); // a slur …
