@@ -293,6 +293,25 @@ describe('buildScore', () => {
     expect(wedges(first)).toEqual(['crescendo@5/2', 'stop@7/2', 'diminuendo@7/2', 'stop@4/1']);
     expect(wedges(second)).toEqual([]);
   });
+
+  it('reads a hairpin that runs off one system and on at the start of the next as one hairpin, but one starting under the first note as a new one', () => {
+    const wedges = (m: { directions: { wedge?: { type: string }; offset: { n: number; d: number } }[] }) => m.directions.filter((d) => d.wedge).map((d) => `${d.wedge!.type}@${d.offset.n}/${d.offset.d}`);
+    const systemWith = (page: number, hairpin: { x0: number; x1: number }) => {
+      const staff = emptyStaff(100, TREBLE, 0);
+      if (page === 0) staff.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+      staff.items = [200, 280, 360, 440, 600, 680, 760, 840].map((x) => stroke(x, 6, true, 0, 0));
+      staff.hairpins = [{ kind: 'crescendo', ...hairpin, y0: 170, y1: 182, staff: 0, confidence: 1 }];
+      return system(page, [staff]);
+    };
+    // From under the second measure's second quarter to the system's end (x 900) …
+    const first = systemWith(0, { x0: 676, x1: 898 });
+    // … and on from after the clef and key of the next, well before its first note (x 200), to under its second quarter.
+    const [, runsOff, runsOn] = buildScore([first, systemWith(1, { x0: 150, x1: 276 })]).parts[0]!.measures;
+    expect([wedges(runsOff!), wedges(runsOn!)]).toEqual([['crescendo@1/1'], ['stop@1/1']]);
+    // A hairpin starting under the next system's first note is a new one: the first stops at its system's end.
+    const [, ends, anew] = buildScore([first, systemWith(1, { x0: 196, x1: 276 })]).parts[0]!.measures;
+    expect([wedges(ends!), wedges(anew!)]).toEqual([['crescendo@1/1', 'stop@4/1'], ['crescendo@0/1', 'stop@1/1']]);
+  });
 });
 
 /** One note on a staff whose top line is at y 100: stem right of the head when up, left when down. */

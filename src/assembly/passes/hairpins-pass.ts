@@ -11,8 +11,9 @@ import type { Fraction } from '../../score/fraction.js';
 import type { Direction } from '../../score/model.js';
 import { staffLineY } from '../../staves/detect-staves.js';
 import type { StaffReading, SystemReading } from '../read-page.js';
+import type { Hairpin } from '../../symbols/marks.js';
 import { evidenceOf } from './evidence-pass.js';
-import { onsetAt, readingAt, type PlacedOnset, type ScorePass } from './reading-state.js';
+import { onsetAt, readingAt, type PlacedOnset, type ReadingState, type ScorePass } from './reading-state.js';
 
 /** A hairpin starts under the first note at most this many spaces left of its open or pointed end … */
 const HAIRPIN_START_LEAD = 0.5;
@@ -24,10 +25,19 @@ const HAIRPIN_START_LEAD = 0.5;
 const HAIRPIN_STOP_SHORT = 0.3;
 /** A hairpin that ends less than this many spaces past a barline stops at the end of the measure it leaves. */
 const HAIRPIN_PAST_BARLINE = 1;
+/** A hairpin reaching within this many spaces of its system's end runs on to the next system … */
+const HAIRPIN_SYSTEM_END = 0.5;
+/**
+ * … where it goes on in a hairpin of its kind, on the same part's staff, starting at least this many spaces before
+ * the staff's first note: an engraver starts a new hairpin under a note, and its continuation where the staff's
+ * music begins, after the clef and key.
+ */
+const HAIRPIN_CONTINUED_LEAD = 1.5;
 
 export const hairpinsPass: ScorePass = {
   name: 'hairpins',
   run(state) {
+    const continued = continuedHairpins(state);
     for (const measureState of state.measures) {
       const { left, right } = measureState;
       const system = state.systems[measureState.system]!;
@@ -36,7 +46,7 @@ export const hairpinsPass: ScorePass = {
         const staffMeasure = measureState.staves.get(s);
         const reading = readingAt(state, measureState, s);
         if (!staffMeasure?.voices.length || !reading) return;
-        measureState.parts[slot.part]!.directions.push(...hairpinDirections(system, reading, staffMeasure.onsets, staffMeasure.end, left, right, slot.staff));
+        measureState.parts[slot.part]!.directions.push(...hairpinDirections(system, reading, staffMeasure.onsets, staffMeasure.end, left, right, slot.staff, continued));
       });
     }
   },
@@ -57,7 +67,9 @@ function hairpinDirections(
   left: number,
   right: number,
   staff: number,
+  continued: ReadonlyMap<Hairpin, Hairpin>,
 ): Direction[] {
+  const goesOn = new Set(continued.values());
   const { space } = system;
   const middle = (x: number) => staffLineY(reading.staff, 2, x);
   return reading.hairpins.flatMap((h): Direction[] => {
@@ -66,9 +78,36 @@ function hairpinDirections(
     const out: Direction[] = [];
     const [start, stop] = [h.x0 - space * HAIRPIN_START_LEAD, h.x1 - space * HAIRPIN_STOP_SHORT];
     const justPast = (barline: number) => barline > h.x1 - space * HAIRPIN_PAST_BARLINE && barline <= stop;
-    if (h.x0 >= left && h.x0 < right) out.push({ offset: onsetAt(onsets, start, end), staff, placement, wedge: { type: h.kind, number: staff }, evidence });
+    if (h.x0 >= left && h.x0 < right && !goesOn.has(h)) out.push({ offset: onsetAt(onsets, start, end), staff, placement, wedge: { type: h.kind, number: staff }, evidence });
+    if (continued.has(h)) return out;
     if (justPast(right)) out.push({ offset: end, staff, placement, wedge: { type: 'stop', number: staff }, evidence });
     else if (stop >= left && stop < right && !justPast(left)) out.push({ offset: onsetAt(onsets, stop, end), staff, placement, wedge: { type: 'stop', number: staff }, evidence });
     return out;
   });
+}
+
+/**
+ * The hairpins that run on from one system to the next, each paired with the piece that goes on: one reaching
+ * its system's end, and on the same part's staff of the next system one of its kind that starts well before that
+ * staff's first note. The two are one hairpin: it neither stops at the first system's end nor starts anew.
+ */
+function continuedHairpins(state: ReadingState): Map<Hairpin, Hairpin> {
+  const pairs = new Map<Hairpin, Hairpin>();
+  state.systems.forEach((system, i) => {
+    const next = state.systems[i + 1];
+    if (!next) return;
+    system.staves.forEach((reading, k) => {
+      const slot = state.slotsOf[i]![k]!;
+      const j = state.slotsOf[i + 1]!.indexOf(slot);
+      const after = next.staves[j];
+      const first = after?.items[0];
+      if (!after || !first) return;
+      for (const h of reading.hairpins) {
+        if (h.x1 < reading.staff.x1 - system.space * HAIRPIN_SYSTEM_END) continue;
+        const on = after.hairpins.find((g) => g.kind === h.kind && g.x0 < first.x0 - next.space * HAIRPIN_CONTINUED_LEAD);
+        if (on) pairs.set(h, on);
+      }
+    });
+  });
+  return pairs;
 }
