@@ -209,6 +209,23 @@ describe('buildScore', () => {
     expect(lowerEvents.map((e) => [e.kind, e.kind === 'rest' && !!e.measureRest, e.duration.n, e.duration.d])).toEqual([['rest', false, 1, 1]]);
   });
 
+  it('adds no dot to fill a measure that every staff leaves short by as much at a section\'s end (a movement\'s last measure completing its pickup), and adds it elsewhere', () => {
+    // 4/4 on two staves; the last measure lasts three quarters on both: a half and a quarter above (a dot on the
+    // half would fill it), three quarters below.
+    const upper = emptyStaff(100, TREBLE, 0);
+    const lower = emptyStaff(200, TREBLE, 0);
+    upper.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+    lower.times = [{ x: 170, value: { beats: 4, beatType: 4 } }];
+    upper.items = [stroke(200, 6, true, 0, 0, 'whole'), stroke(600, 6, true, 0, 0, 'half'), stroke(760, 6, true, 0, 0)];
+    lower.items = [stroke(200, 6, true, 0, 0, 'whole'), stroke(600, 6, true, 0, 0), stroke(680, 6, true, 0, 0), stroke(760, 6, true, 0, 0)].map((item) => ({ ...item, staff: 1, y0: item.y0 + 100, y1: item.y1 + 100, heads: item.heads.map((h) => ({ ...h, staff: 1, y: h.y + 100, y0: h.y0 + 100, y1: h.y1 + 100 })) }));
+    const ending = system(0, [upper, lower]);
+    ending.measures = { ...ending.measures, right: [undefined, { style: 'light-heavy' }] };
+    const lastOf = (read: SystemReading) => buildScore([read]).parts[0]!.measures[1]!.voices.flatMap((v) => v.events);
+    expect(lastOf(ending).map((e) => [e.type, e.dots])).toEqual([['half', 0], ['quarter', 0]]);
+    // Inside a section, every staff reading short alike is a misread rhythm: the half's dot was lost.
+    expect(lastOf(system(0, [upper, lower])).map((e) => [e.type, e.dots])).toEqual([['half', 1], ['quarter', 0]]);
+  });
+
   it('writes the tremolo strokes read across a stem on its note, as a single-note tremolo', () => {
     const staff = emptyStaff(100, TREBLE, 0);
     staff.times = [{ x: 170, value: { beats: 2, beatType: 4 } }];

@@ -17,15 +17,17 @@ import { compare, equals, sub, ZERO, type Fraction } from '../../score/fraction.
 import { repairVoice, voiceDuration } from '../measure-repair.js';
 import type { StaffReading } from '../read-page.js';
 import { cueNotes, gapsByPlace, handBackTrailing, lateStart, leadingGap, timeGrid, type PlacedItem } from '../voice-timing.js';
-import { readingAt, type ScorePass } from './reading-state.js';
+import type { Barline, BarStyle } from '../../score/model.js';
+import { readingAt, type MeasureState, type ScorePass } from './reading-state.js';
 
 export const timingPass: ScorePass = {
   name: 'timing',
   run(state) {
     /** Per staff: marked triplets have been read, so unmarked ones may follow. */
     const tripletsShown: boolean[] = state.layout.slots.map(() => false);
-    for (const measure of state.measures) {
+    state.measures.forEach((measure, i) => {
       const { left, right, expected } = measure;
+      const sectionEdge = atSectionEdge(state.measures, i);
       const space = state.systems[measure.system]!.space;
       // 6/8, 9/8, 12/8 (and 6/4, 6/16 …): beats of three, which a duplet splits in two.
       const compound = !!measure.time && measure.time.beats % 3 === 0 && measure.time.beats > 3 && measure.time.beatType >= 4;
@@ -43,7 +45,7 @@ export const timingPass: ScorePass = {
         if (voices.length > 1) handBackTrailing(voices[0]!, voices[1]!, sub(expected, leads[1]!), expected);
         voices.forEach((items, v) => {
           if (v > 0) cueNotes(items, sub(expected, leads[v]!));
-          if (shortMeasureRest(items, others, expected)) return;
+          if (shortMeasureRest(items, others, expected) || (sectionEdge && compare(leads[v]!, ZERO) === 0 && shortAsTheOthers(items, others, expected))) return;
           if (repairVoice(items, sub(expected, leads[v]!), marks, space, tripletsShown[s] || (reading?.tuplets.length ?? 0) > 0, compound)) tripletsShown[s] = true;
         });
         // A voice still short once repaired may stand between other staves' notes: their places time it.
@@ -51,7 +53,7 @@ export const timingPass: ScorePass = {
         staffMeasure.leads = leads;
         staffMeasure.gaps = voices.map((items, v) => (compare(leads[v]!, ZERO) === 0 ? gapsByPlace(items, grid, expected, space) : undefined));
       });
-    }
+    });
   },
 };
 
@@ -67,6 +69,32 @@ function shortMeasureRest(items: readonly PlacedItem[], others: readonly (readon
   if (!rest || rest.type === 'whole' || rest.type === 'half' || compare(rest.duration, expected) >= 0) return false;
   const played = others.filter((voice) => voice.some((item) => !item.isRest));
   return played.length > 0 && played.every((voice) => equals(voiceDuration(voice), rest.duration));
+}
+
+/**
+ * Whether a measure stands where a section starts or ends, and so may be short: a double, final or repeat barline
+ * ends it or the measure before it, or a repeat starts it or the measure after it. A movement's last measure
+ * completes its pickup there, a repeat barline splits a measure in two, and a new section opens with a pickup.
+ */
+function atSectionEdge(measures: readonly MeasureState[], i: number): boolean {
+  const edge = (barline: Barline | undefined) => !!barline && (!!barline.repeat || SECTION_BARLINES.has(barline.style));
+  const [before, here, after] = [measures[i - 1], measures[i], measures[i + 1]].map((m) => m?.parts[0]);
+  return edge(before?.rightBarline) || edge(here?.leftBarline) || edge(here?.rightBarline) || !!after?.leftBarline?.repeat;
+}
+
+const SECTION_BARLINES = new Set<BarStyle>(['light-light', 'light-heavy', 'heavy-light', 'heavy-heavy']);
+
+/**
+ * Whether a voice falls short of its time signature by just as much as every other staff's notes do, in a measure
+ * at a section's edge (atSectionEdge). Such a measure is short, and a dot or flag added to fill it would be one the
+ * page does not print. Elsewhere all staves falling short alike is a rhythm read alike wrongly in all of them (a
+ * double dot read as one, duplets in compound time), which the repair is for.
+ */
+function shortAsTheOthers(items: readonly PlacedItem[], others: readonly (readonly PlacedItem[])[], expected: Fraction): boolean {
+  const length = voiceDuration(items);
+  if (compare(length, expected) >= 0 || compare(length, ZERO) <= 0) return false;
+  const played = others.filter((voice) => voice.some((item) => !item.isRest));
+  return played.length > 0 && played.every((voice) => equals(voiceDuration(voice), length));
 }
 
 function tupletMarks(reading: StaffReading, left: number, right: number): number[] {
