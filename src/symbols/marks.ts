@@ -2,10 +2,11 @@
  * Marks the model paints as articulations and as dynamics:
  *
  * - the marks around notes — articulations, fermatas, ornaments, bowing —
- *   among the components of the articulation class, each cut out of the
- *   page at its centre and told apart by a small ONNX model
- *   (models/marks.onnx), which may also say it is none of them (a dotted
- *   note's dot, a piece of text or of a slur);
+ *   among the components of the articulation class (and, for some kinds,
+ *   of the dynamics and text classes), each cut out of the page at its
+ *   centre and told apart by a small ONNX model (models/marks.onnx), which
+ *   may also say it is none of them (a dotted note's dot, a piece of text
+ *   or of a slur);
  * - hairpins in the page's ink outside the staves (the model paints their
  *   lines as slur, text, dynamics, staff line or paper, stretch by stretch):
  *   long, low wedges of two thin straight lines, opening to the right
@@ -143,10 +144,11 @@ const HAIRPIN_STRAIGHT_SHARE = 0.85;
 const HAIRPIN_EDGE_TOLERANCE = 0.15;
 
 /**
- * Components small enough to be one mark, with their staff: those of the articulation class, and those
- * of the dynamics class (lettering). A "tr" in a text font is painted as letters: on the tuned dev pages
- * (LilyPond's, Verovio's) every one had its bold italic "r" painted as dynamics, and none was painted as
- * a mark; components painted as text are words as a rule, which the mark model reads as ornaments too often.
+ * Components small enough to be one mark, with their staff: those of the articulation class, those
+ * of the dynamics class (lettering), and lone ones of the text class (bowingCandidates). A "tr" in a text
+ * font is painted as letters: on the tuned dev pages (LilyPond's, Verovio's) every one had its bold italic
+ * "r" painted as dynamics, and none was painted as a mark; components painted as text are words as a rule,
+ * which the mark model reads as ornaments too often, so from text only bowing marks are read.
  */
 export function markCandidates(map: ClassMap, staves: readonly Staff[], space: number, ink?: BinaryImage): MarkCandidate[] {
   const marks = classComponents(map, [CLASS_INDEX.articulation], 2).flatMap((c) => candidate(map, c, staves, space, false, ink));

@@ -37,7 +37,7 @@ const HAIRPIN_CONTINUED_LEAD = 1.5;
 export const hairpinsPass: ScorePass = {
   name: 'hairpins',
   run(state) {
-    const continued = continuedHairpins(state);
+    const breaks = systemBreaks(state);
     for (const measureState of state.measures) {
       const { left, right } = measureState;
       const system = state.systems[measureState.system]!;
@@ -46,7 +46,7 @@ export const hairpinsPass: ScorePass = {
         const staffMeasure = measureState.staves.get(s);
         const reading = readingAt(state, measureState, s);
         if (!staffMeasure?.voices.length || !reading) return;
-        measureState.parts[slot.part]!.directions.push(...hairpinDirections(system, reading, staffMeasure.onsets, staffMeasure.end, left, right, slot.staff, continued));
+        measureState.parts[slot.part]!.directions.push(...hairpinDirections(system, reading, staffMeasure.onsets, staffMeasure.end, left, right, slot.staff, breaks));
       });
     }
   },
@@ -67,9 +67,8 @@ function hairpinDirections(
   left: number,
   right: number,
   staff: number,
-  continued: ReadonlyMap<Hairpin, Hairpin>,
+  breaks: SystemBreaks,
 ): Direction[] {
-  const goesOn = new Set(continued.values());
   const { space } = system;
   const middle = (x: number) => staffLineY(reading.staff, 2, x);
   return reading.hairpins.flatMap((h): Direction[] => {
@@ -78,21 +77,29 @@ function hairpinDirections(
     const out: Direction[] = [];
     const [start, stop] = [h.x0 - space * HAIRPIN_START_LEAD, h.x1 - space * HAIRPIN_STOP_SHORT];
     const justPast = (barline: number) => barline > h.x1 - space * HAIRPIN_PAST_BARLINE && barline <= stop;
-    if (h.x0 >= left && h.x0 < right && !goesOn.has(h)) out.push({ offset: onsetAt(onsets, start, end), staff, placement, wedge: { type: h.kind, number: staff }, evidence });
-    if (continued.has(h)) return out;
+    if (h.x0 >= left && h.x0 < right && !breaks.goingOn.has(h)) out.push({ offset: onsetAt(onsets, start, end), staff, placement, wedge: { type: h.kind, number: staff }, evidence });
+    if (breaks.runningOn.has(h)) return out;
     if (justPast(right)) out.push({ offset: end, staff, placement, wedge: { type: 'stop', number: staff }, evidence });
     else if (stop >= left && stop < right && !justPast(left)) out.push({ offset: onsetAt(onsets, stop, end), staff, placement, wedge: { type: 'stop', number: staff }, evidence });
     return out;
   });
 }
 
+/** Hairpins cut by a system break: the pieces that run on to the next system, and the pieces there that go on with them. */
+interface SystemBreaks {
+  /** Pieces that do not stop at their system's end. */
+  runningOn: Set<Hairpin>;
+  /** Pieces that do not start where they begin. */
+  goingOn: Set<Hairpin>;
+}
+
 /**
- * The hairpins that run on from one system to the next, each paired with the piece that goes on: one reaching
- * its system's end, and on the same part's staff of the next system one of its kind that starts well before that
- * staff's first note. The two are one hairpin: it neither stops at the first system's end nor starts anew.
+ * The hairpins that run on from one system to the next: a piece reaching its system's end, and on the same part's
+ * staff of the next system one of its kind that starts well before that staff's first note. The two are one
+ * hairpin: it neither stops at the first system's end nor starts anew.
  */
-function continuedHairpins(state: ReadingState): Map<Hairpin, Hairpin> {
-  const pairs = new Map<Hairpin, Hairpin>();
+function systemBreaks(state: ReadingState): SystemBreaks {
+  const breaks: SystemBreaks = { runningOn: new Set(), goingOn: new Set() };
   state.systems.forEach((system, i) => {
     const next = state.systems[i + 1];
     if (!next) return;
@@ -105,9 +112,11 @@ function continuedHairpins(state: ReadingState): Map<Hairpin, Hairpin> {
       for (const h of reading.hairpins) {
         if (h.x1 < reading.staff.x1 - system.space * HAIRPIN_SYSTEM_END) continue;
         const on = after.hairpins.find((g) => g.kind === h.kind && g.x0 < first.x0 - next.space * HAIRPIN_CONTINUED_LEAD);
-        if (on) pairs.set(h, on);
+        if (!on) continue;
+        breaks.runningOn.add(h);
+        breaks.goingOn.add(on);
       }
     });
   });
-  return pairs;
+  return breaks;
 }
