@@ -8,9 +8,14 @@ import { MAP_SCALE } from './components.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
 
+/** A beam between two stem tips lies within this many spaces of the straight line joining them … */
+const ALONG_TOLERANCE = 0.25;
+/** … at this share of the points looked at. */
+const ALONG_SHARE = 0.9;
+
 /** Whether beam pixels lie along the straight line from `a` to `b` (within a quarter space of it) at nine points in ten. */
 export function beamAlong(map: ClassMap, [xa, ya]: readonly [number, number], [xb, yb]: readonly [number, number], space: number): boolean {
-  const reach = Math.ceil((space * 0.25) / MAP_SCALE);
+  const reach = Math.ceil((space * ALONG_TOLERANCE) / MAP_SCALE);
   let hits = 0;
   const samples = 10;
   for (let n = 1; n <= samples; n++) {
@@ -25,8 +30,15 @@ export function beamAlong(map: ClassMap, [xa, ya]: readonly [number, number], [x
       }
     }
   }
-  return hits >= samples * 0.9;
+  return hits >= samples * ALONG_SHARE;
 }
+
+/** A stack of beams beyond a head is looked for from this many spaces past the head's edge … */
+const BEYOND_HEAD = 0.4;
+/** … out to this many (a long stem's length) … */
+const BEYOND_REACH = 3.5;
+/** … and followed to its far side across gaps of up to this many spaces (beams stand a quarter space apart). */
+const STACK_GAP = 0.4;
 
 /**
  * A stack of beams in column x beyond a head at height `from`, going `way` (1: down, -1: up): looked
@@ -38,14 +50,14 @@ export function beamBeyond(map: ClassMap, x: number, from: number, way: 1 | -1, 
   const col = Math.round(x / MAP_SCALE);
   if (col < 0 || col >= map.width) return undefined;
   const isBeam = (y: number) => y >= 0 && y < map.height && map.data[y * map.width + col] === CLASS_INDEX.beam;
-  const start = Math.round((from + way * space * 0.4) / MAP_SCALE);
-  const stop = Math.round((from + way * space * 3.5) / MAP_SCALE);
+  const start = Math.round((from + way * space * BEYOND_HEAD) / MAP_SCALE);
+  const stop = Math.round((from + way * space * BEYOND_REACH) / MAP_SCALE);
   let y = start;
   while (y !== stop && !isBeam(y)) y += way;
   if (y === stop) return undefined;
   let gap = 0;
   let far = y;
-  for (let yy = y; gap * MAP_SCALE <= space * 0.4 && yy >= 0 && yy < map.height; yy += way) {
+  for (let yy = y; gap * MAP_SCALE <= space * STACK_GAP && yy >= 0 && yy < map.height; yy += way) {
     if (isBeam(yy)) {
       far = yy;
       gap = 0;
@@ -53,6 +65,19 @@ export function beamBeyond(map: ClassMap, x: number, from: number, way: 1 | -1, 
   }
   return { near: Math.abs(y * MAP_SCALE - from), far: (far + (way > 0 ? 1 : 0)) * MAP_SCALE };
 }
+
+/** Beams are measured in columns this many spaces beside a stem, near to far (clear of the stem's own pixels) … */
+const BESIDE_STEM = [0.35, 0.6, 0.85];
+/** … the nearest and the farthest this many spaces apart, for the stack's slope. */
+const BESIDE_SPAN = 0.5;
+/** A stack of beam pixels shorter than this many spaces along the stem is no beam. */
+const MIN_STACK = 0.25;
+/** Beams stand this many spaces apart, so n beams reach BEAM_PITCH × n − BEAM_GAP spaces … */
+const BEAM_GAP = 0.25;
+/** … each beam and its gap this many spaces. */
+const BEAM_PITCH = 0.75;
+/** Past two beams, this many spaces are added to a stack instead of BEAM_GAP: blur widens two beams by up to half a space, so a third counts only well past the midpoint. */
+const THIRD_BEAM_ALLOWANCE = 0.1;
 
 /**
  * Beams crossing a stem near its free end, counted from how far the stack of
@@ -66,19 +91,19 @@ export function beamsAtStem(map: ClassMap, x: number, tip: number, up: boolean, 
   // whichever side they run (a group's last stem has them on its left only). A beamlet on one
   // side only still counts: the more beams a side shows, the more the stem carries.
   const sides = [-1, 1].map((side) => {
-    const stacks = [0.35, 0.6, 0.85].map((k) => beamStack(map, Math.round((x + side * k * space) / MAP_SCALE), tip, up, reach, space, lines));
+    const stacks = BESIDE_STEM.map((k) => beamStack(map, Math.round((x + side * k * space) / MAP_SCALE), tip, up, reach, space, lines));
     const [near, mid, far] = stacks;
     if (!near || !mid) return 0;
     const extent = Math.min(near[1] - near[0], mid[1] - mid[0]);
-    const slope = far ? ((far[0] + far[1]) / 2 - (near[0] + near[1]) / 2) / (0.5 * space) : 0;
+    const slope = far ? ((far[0] + far[1]) / 2 - (near[0] + near[1]) / 2) / (BESIDE_SPAN * space) : 0;
     return extent / Math.hypot(1, slope);
   });
   const extent = Math.max(...sides);
-  if (extent < space * 0.25) return 0;
+  if (extent < space * MIN_STACK) return 0;
   // n beams reach 0.75n − 0.25 spaces. Blur widens a stack by a fraction of a space (two beams on a
   // soft scan measure up to 1.7 spaces), so a third beam counts only well past the midpoint.
-  const count = Math.max(1, Math.round((extent + space * 0.25) / (space * 0.75)));
-  return count <= 2 ? count : Math.max(2, Math.round((extent + space * 0.1) / (space * 0.75)));
+  const count = Math.max(1, Math.round((extent + space * BEAM_GAP) / (space * BEAM_PITCH)));
+  return count <= 2 ? count : Math.max(2, Math.round((extent + space * THIRD_BEAM_ALLOWANCE) / (space * BEAM_PITCH)));
 }
 
 /** The staff lines near a stem, as the page sight knows them: their heights at a column, and their thickness. */
@@ -93,6 +118,16 @@ const NO_LINES: StaffLinesNear = { at: () => [], thickness: 0 };
 
 /** A piece of a beam stack thinner than this many spaces is no beam of its own (a beam is half a space thick). */
 const THINNER_THAN_BEAM = 0.45;
+/** A stem's beam stack is looked for up to this many spaces beyond its tip … */
+const STACK_BEYOND_TIP = 3.5;
+/** … and back towards the heads as far as the stem reaches, but no less than this many spaces … */
+const STACK_BACK_MIN = 1.2;
+/** … and no more than this many. */
+const STACK_BACK_MAX = 3.2;
+/** Pieces of one stack stand at most this many spaces apart (a blurred gap between beams; never a whole space). */
+const STACK_PIECE_GAP = 0.65;
+/** The stack nearest the tip is the stem's only within this many spaces of it. */
+const STACK_FROM_TIP = 1.2;
 
 /**
  * The beam stack nearest a stem's tip in one class-map column, as its top
@@ -109,9 +144,9 @@ function beamStack(map: ClassMap, col: number, tip: number, up: boolean, reach: 
   const isBeam = (cls: number) => cls === CLASS_INDEX.beam || cls === CLASS_INDEX.braceBracket;
   // The stem's own pixels stop where the beams begin, so the stack lies beyond the tip (and a little inside).
   const outward = up ? -1 : 1;
-  const from = Math.round((tip + outward * space * 3.5) / MAP_SCALE);
+  const from = Math.round((tip + outward * space * STACK_BEYOND_TIP) / MAP_SCALE);
   // The stem's own pixels may end where the first beam starts or where the last one ends.
-  const to = Math.round((tip - outward * Math.max(space * 1.2, Math.min(space * 3.2, reach))) / MAP_SCALE);
+  const to = Math.round((tip - outward * Math.max(space * STACK_BACK_MIN, Math.min(space * STACK_BACK_MAX, reach))) / MAP_SCALE);
   // Each run of stacked beams, as its pieces: the stretches of beam pixels between gaps.
   const runs: [number, number][][] = [];
   for (let y = Math.max(0, Math.min(from, to)); y <= Math.min(map.height - 1, Math.max(from, to)); y++) {
@@ -120,7 +155,7 @@ function beamStack(map: ClassMap, col: number, tip: number, up: boolean, reach: 
     const piece = last?.[last.length - 1];
     // Beams are a quarter space apart; a blurred gap may be a little more, never a whole space.
     if (piece && piece[1] === y - 1) piece[1] = y;
-    else if (piece && (y - piece[1]) * MAP_SCALE <= space * 0.65) last!.push([y, y]);
+    else if (piece && (y - piece[1]) * MAP_SCALE <= space * STACK_PIECE_GAP) last!.push([y, y]);
     else runs.push([[y, y]]);
   }
   const onLine = ([a, b]: [number, number]) => (b - a + 1) * MAP_SCALE < space * THINNER_THAN_BEAM && lines.at(col * MAP_SCALE).some((ly) => Math.abs(ly - ((a + b + 1) / 2) * MAP_SCALE) <= (lines.thickness + MAP_SCALE) / 2);
@@ -133,6 +168,6 @@ function beamStack(map: ClassMap, col: number, tip: number, up: boolean, reach: 
   const distance = ([a, b]: [number, number]) => (tipRow < a ? a - tipRow : tipRow > b ? tipRow - b : 0);
   const extents = runs.map((run): [number, number] => [run[0]![0], run[run.length - 1]![1]]);
   const stack = extents.reduce((best, r) => (distance(r) < distance(best) ? r : best));
-  if (distance(stack) * MAP_SCALE > space * 1.2) return undefined;
+  if (distance(stack) * MAP_SCALE > space * STACK_FROM_TIP) return undefined;
   return [stack[0] * MAP_SCALE, (stack[1] + 1) * MAP_SCALE];
 }
