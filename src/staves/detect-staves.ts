@@ -40,6 +40,14 @@ export interface StaffDetectionOptions {
 const STRIP_SPACES = 4;
 /** A row is a line candidate when this share of the strip is ink. */
 const LINE_FILL = 0.7;
+/** Lines of a staff stand evenly: each gap within this share of the run's spacing so far … */
+const SPACING_SHARE = 0.25;
+/** … and within this many spaces of the page's staff space. */
+const SPACING_TOLERANCE = 0.35;
+/** Lines nearer than this many spaces are one line found twice. */
+const DOUBLE_LINE = 0.5;
+/** A strip's piece of a staff goes on the last strip's piece whose lines stand within this many spaces of its own. */
+const CHAIN_REACH = 0.6;
 
 interface Segment {
   strip: number;
@@ -160,13 +168,13 @@ function groupLines({ lines, thick }: { lines: number[]; thick: number[] }, spac
       const last = run[run.length - 1]!;
       const gap = lines[j]! - last;
       const expected = run.length > 1 ? (last - run[0]!) / (run.length - 1) : space;
-      const fits = (g: number) => Math.abs(g - expected) <= 0.25 * expected && Math.abs(g - space) <= 0.35 * space;
+      const fits = (g: number) => Math.abs(g - expected) <= SPACING_SHARE * expected && Math.abs(g - space) <= space * SPACING_TOLERANCE;
       if (fits(gap)) {
         run.push(lines[j]!);
         j++;
-      } else if (gap < 0.5 * space) {
+      } else if (gap < space * DOUBLE_LINE) {
         j++; // a double-detected line
-      } else if (fits(gap / 2) && thick.some((t) => Math.abs(t - (last + gap / 2)) <= 0.25 * expected)) {
+      } else if (fits(gap / 2) && thick.some((t) => Math.abs(t - (last + gap / 2)) <= SPACING_SHARE * expected)) {
         run.push(last + gap / 2, lines[j]!);
         j++;
       } else {
@@ -192,7 +200,7 @@ function chainSegments(byStrip: Segment[][], space: number): Segment[][] {
     const used = new Set<Segment[]>();
     for (const seg of segments) {
       let best: Segment[] | undefined;
-      let bestDist = space * 0.6;
+      let bestDist = space * CHAIN_REACH;
       for (const chain of open) {
         if (used.has(chain)) continue;
         const last = chain[chain.length - 1]!;
@@ -234,7 +242,7 @@ function mergeChains(chains: Segment[][], space: number): Segment[][] {
       const before = m.length > 1 ? m[m.length - 2]! : last;
       const slope = before === last ? 0 : (last.ys[2]! - before.ys[2]!) / (last.strip - before.strip);
       const shift = slope * (first.strip - last.strip);
-      return Math.abs(last.ys[0]! + shift - first.ys[0]!) < space * 0.6 && Math.abs(last.ys[4]! + shift - first.ys[4]!) < space * 0.6;
+      return Math.abs(last.ys[0]! + shift - first.ys[0]!) < space * CHAIN_REACH && Math.abs(last.ys[4]! + shift - first.ys[4]!) < space * CHAIN_REACH;
     });
     if (target) target.push(...chain);
     else merged.push([...chain]);

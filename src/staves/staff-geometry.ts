@@ -54,6 +54,11 @@ export function distanceToStaff(staff: Staff, x: number, y: number): number {
   return y < top ? top - y : y > bottom ? y - bottom : 0;
 }
 
+/** A point more than this many spaces beside a staff (another column of a two-column page) does not belong to it. */
+export const BESIDE_STAFF = 8;
+/** A flat's bowl, which sits on its note's line or space, stands this many spaces above the bottom of its box. */
+const FLAT_BOWL_RISE = 0.55;
+
 /** Index of the staff a point belongs to: the one whose band is nearest, horizontally in reach. */
 export function nearestStaff(staves: readonly Staff[], x: number, y: number): number {
   let best = -1;
@@ -61,7 +66,7 @@ export function nearestStaff(staves: readonly Staff[], x: number, y: number): nu
   staves.forEach((staff, i) => {
     // A point well beside a staff (another column of a two-column page) does not belong to it.
     const dx = x < staff.x0 ? staff.x0 - x : x > staff.x1 ? x - staff.x1 : 0;
-    if (dx > staff.space * 8) return;
+    if (dx > staff.space * BESIDE_STAFF) return;
     const d = distanceToStaff(staff, Math.min(staff.x1, Math.max(staff.x0, x)), y) + dx;
     if (d < bestDistance) {
       bestDistance = d;
@@ -76,6 +81,6 @@ export function nearestStaff(staves: readonly Staff[], x: number, y: number): nu
  * centre, sits on the note's line or space (the stem rises above it).
  */
 export function accidentalPosition(staff: Staff, box: { x0: number; y0: number; x1: number; y1: number }, kind: string, space: number): number {
-  const y = kind === 'flat' || kind === 'flat-flat' ? box.y1 - space * 0.55 : (box.y0 + box.y1) / 2;
+  const y = kind === 'flat' || kind === 'flat-flat' ? box.y1 - space * FLAT_BOWL_RISE : (box.y0 + box.y1) / 2;
   return Math.round(staffPosition(staff, (box.x0 + box.x1) / 2, y));
 }

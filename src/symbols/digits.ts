@@ -25,6 +25,9 @@ export interface Region {
   y1: number;
 }
 
+/** A time signature's halves reach this many spaces above the top line and below the bottom one. */
+const SIGNATURE_PAD = 0.4;
+
 /**
  * The two halves of a time signature between x0 and x1: numerator from a
  * little above the top line down to the middle line, denominator from there
@@ -33,7 +36,7 @@ export interface Region {
  * shows up as a speck in the other.
  */
 export function signatureHalves(lineYs: readonly number[], x0: number, x1: number, space: number, thickness: number): [Region, Region] {
-  const pad = space * 0.4;
+  const pad = space * SIGNATURE_PAD;
   const middle = lineYs[2]!;
   const gap = Math.max(1, thickness);
   return [

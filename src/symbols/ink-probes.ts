@@ -14,6 +14,9 @@ const KEY_STROKE_LENGTH = 1.5;
 /** How far, in spaces, a clef's ink is followed up and down from the middle of its box. */
 const CLEF_INK_REACH = 6;
 
+/** Strokes in a key area are looked for from this many spaces inside its left edge (clear of the clef's tail). */
+const KEY_AREA_INSET = 0.4;
+
 /**
  * Upright strokes in [x0, x1) on a staff: columns whose longest run of ink
  * (through the staff lines it crosses) is a space and a half or more, next
@@ -21,7 +24,7 @@ const CLEF_INK_REACH = 6;
  * lines have none there.
  */
 export function keyAreaStrokes(staff: Staff, x0: number, x1: number, ink: BinaryImage, space: number): number {
-  const from = Math.max(0, Math.ceil(x0 + space * 0.4));
+  const from = Math.max(0, Math.ceil(x0 + space * KEY_AREA_INSET));
   const to = Math.min(ink.width, Math.floor(x1 - 1));
   let strokes = 0;
   let inStroke = false;

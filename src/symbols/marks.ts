@@ -20,7 +20,7 @@ import * as ort from 'onnxruntime-web';
 import type { GrayImage } from '../image/gray.js';
 import type { BinaryImage } from '../preparation/binarize.js';
 import { staffLineY, type Staff } from '../staves/detect-staves.js';
-import { nearestStaff } from '../staves/staff-geometry.js';
+import { BESIDE_STAFF, nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
 import { headsNear, type HeadsNear } from './heads-near.js';
 import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from './mark-cells.js';
@@ -113,6 +113,10 @@ const BOWING_MAX_SIDE = 2;
 const MIN_LETTERED_PROBABILITY = 0.95;
 /** A bowing mark painted as text stands clear of every other piece of lettering by this many spaces; a letter of a word has its neighbours closer. */
 const BOWING_CLEARANCE = 1;
+/** A mark of another kind inside a fermata's box, or within this many spaces over or under it, is the fermata's dot. */
+const FERMATA_DOT_MARGIN = 0.3;
+/** Pieces of one line of a hairpin may overlap by up to this many spaces. */
+const LINE_JOIN_OVERLAP = 0.3;
 /** Pieces of one mark (the model paints some in parts) read as the same kind within this many spaces are one mark. */
 const MARK_JOIN = 1;
 
@@ -362,7 +366,7 @@ function joinPieces(marks: readonly ArticulationMark[], space: number): Articula
     if (!m.lettering) delete host.lettering;
   }
   const fermatas = joined.filter((m) => m.kind === 'fermata');
-  return joined.filter((m) => m.kind === 'fermata' || !fermatas.some((f) => m.x > f.x0 && m.x < f.x1 && m.y > f.y0 - space * 0.3 && m.y < f.y1 + space * 0.3));
+  return joined.filter((m) => m.kind === 'fermata' || !fermatas.some((f) => m.x > f.x0 && m.x < f.x1 && m.y > f.y0 - space * FERMATA_DOT_MARGIN && m.y < f.y1 + space * FERMATA_DOT_MARGIN));
 }
 
 /**
@@ -490,7 +494,7 @@ export function hairpinStaff(staves: readonly Staff[], x: number, y: number, spa
   let over = -1;
   let overBottom = -Infinity;
   staves.forEach((staff, i) => {
-    if (x < staff.x0 - space * 8 || x > staff.x1 + space * 8) return;
+    if (x < staff.x0 - space * BESIDE_STAFF || x > staff.x1 + space * BESIDE_STAFF) return;
     const bottom = staffLineY(staff, 4, Math.min(staff.x1, Math.max(staff.x0, x)));
     if (bottom < y && bottom > overBottom) [over, overBottom] = [i, bottom];
   });
@@ -590,7 +594,7 @@ function joinLines(lines: readonly Line[], space: number): Line[] {
   for (const line of [...lines].sort((a, b) => a.x0 - b.x0)) {
     const host = joined.find((j) => {
       const gap = line.x0 - j.x1;
-      if (gap > space * LINE_JOIN_GAP || gap < -space * 0.3) return false;
+      if (gap > space * LINE_JOIN_GAP || gap < -space * LINE_JOIN_OVERLAP) return false;
       const slope = (j.y1 - j.y0) / Math.max(1, j.x1 - j.x0);
       return Math.abs(j.y1 + slope * gap - line.y0) <= space * HAIRPIN_LINE_BEND * 2;
     });

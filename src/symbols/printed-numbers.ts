@@ -58,12 +58,19 @@ function isCut(glyph: TimeGlyph, gray: GrayImage, space: number): boolean {
   return longest >= space * CUT_STROKE_LENGTH;
 }
 
+/** A multi-measure rest's count is read within this many spaces either side of the rest's centre … */
+const NUMBER_HALF_WIDTH = 3;
+/** … from this many spaces above the staff … */
+const NUMBER_TOP = 3.6;
+/** … down to this many. */
+const NUMBER_BOTTOM = 0.4;
+
 /** The number printed over a multi-measure rest's H-bar, between 0.4 and 3.6 spaces above the staff. */
 export async function readNumberOver(rest: RestSymbol, staff: Staff, gray: GrayImage, lineThickness: number): Promise<number | undefined> {
   const x = (rest.x0 + rest.x1) / 2;
   const top = staffLineY(staff, 0, x);
   const space = staff.space;
-  const cells = digitCells(gray, { x0: x - space * 3, x1: x + space * 3, y0: top - space * 3.6, y1: top - space * 0.4 }, [], lineThickness);
+  const cells = digitCells(gray, { x0: x - space * NUMBER_HALF_WIDTH, x1: x + space * NUMBER_HALF_WIDTH, y0: top - space * NUMBER_TOP, y1: top - space * NUMBER_BOTTOM }, [], lineThickness);
   if (!cells.length || cells.length > REST_COUNT_DIGITS) return undefined;
   const [n] = (await readNumbers([cells])) ?? [];
   return n;

@@ -170,6 +170,8 @@ const ACCIDENTAL_WIDTH: Record<AccidentalKind, number> = { sharp: 1.05, flat: 0.
 const CLEF_KIND: Partial<Record<SymbolClass, ClefKind>> = { clefG: 'G', clefF: 'F', clefC: 'C', clefOther: 'other' };
 
 /** What readSymbols finds: every symbol but the marks around notes, which are only candidates until the mark model reads them. */
+/** A barline within this many spaces of a cut-time C's box is its stroke. */
+const CUT_STROKE_MARGIN = 0.2;
 export type SymbolsWithCandidates = Omit<PageSymbols, 'articulations'> & { markCandidates: MarkCandidate[] };
 
 /*
@@ -360,7 +362,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
   );
   // The stroke through a cut-time C stands the height of the staff's middle: it is not a barline.
   const cutStrokes = time.filter((t) => t.common);
-  const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * 0.2 && b.x < t.x1 + space * 0.2));
+  const realBarlines = barlines.filter((b) => !cutStrokes.some((t) => b.staves.includes(t.staff) && b.x > t.x0 - space * CUT_STROKE_MARGIN && b.x < t.x1 + space * CUT_STROKE_MARGIN));
   // Each stroke's width as the ink shows it: the class map blurs thin strokes thick and merges double ones.
   const measuredBarlines = ink ? realBarlines.flatMap((b) => barlineStrokes(b, staves, ink, space)) : realBarlines;
   const candidates = markCandidates(map, staves, space, ink);

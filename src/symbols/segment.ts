@@ -111,6 +111,13 @@ async function segmentWindow(
 /** The outputs a window needs: the model's other output, all 40 logit planes, stays inside the runtime. */
 const SEGMENT_OUTPUTS = ['best', 'top'];
 
+/** Room left of the staves, in spaces, for braces, brackets and a clef sticking out … */
+const LEFT_ROOM = 6;
+/** … and right of them for a final barline. */
+const RIGHT_ROOM = 3;
+/** Spaces over and under each staff that its band covers: ledger lines, lyrics, dynamics. */
+const BAND_MARGIN = 6;
+
 /**
  * The columns [left, right) that hold the staves (on the model's pooling grid), with room on the left for braces,
  * brackets and a clef sticking out, and on the right for a final barline: the margins beyond, and on
@@ -118,8 +125,8 @@ const SEGMENT_OUTPUTS = ['best', 'top'];
  */
 function staffColumns(page: GrayImage, staves: readonly Staff[]): [number, number] {
   const space = Math.max(...staves.map((s) => s.space));
-  const left = Math.max(0, Math.floor((Math.min(...staves.map((s) => s.x0)) - 6 * space) / MULTIPLE) * MULTIPLE);
-  const right = Math.min(page.width, Math.ceil(Math.max(...staves.map((s) => s.x1)) + 3 * space));
+  const left = Math.max(0, Math.floor((Math.min(...staves.map((s) => s.x0)) - space * LEFT_ROOM) / MULTIPLE) * MULTIPLE);
+  const right = Math.min(page.width, Math.ceil(Math.max(...staves.map((s) => s.x1)) + space * RIGHT_ROOM));
   return right > left ? [left, right] : [0, page.width];
 }
 
@@ -129,7 +136,7 @@ function staffBands(page: GrayImage, staves: readonly Staff[]): [number, number]
     .map((s) => {
       const top = Math.min(...s.lines[0]!);
       const bottom = Math.max(...s.lines[4]!);
-      const margin = s.space * 6;
+      const margin = s.space * BAND_MARGIN;
       return [Math.max(0, Math.floor((top - margin) / 2) * 2), Math.min(page.height, Math.ceil(bottom + margin))] as [number, number];
     })
     .sort((a, b) => a[0] - b[0]);
