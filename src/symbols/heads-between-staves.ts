@@ -53,13 +53,13 @@ export function headsFollowStems<D extends Dot>(heads: Head[], stems: readonly S
     // The head stands beyond the other staff, its stem runs from it toward that staff's middle (the usual
     // way), and in its own staff it stands on the side facing the other, stem pointing away from its
     // middle (the unusual way: a second voice's, or a crowded page's notes run into their neighbour).
-    const below = position > 8;
+    const below = position > BOTTOM_LINE;
     const rises = far === stem.y0;
     // A head moves only from the half of its own staff (split at its middle line) that faces the other.
     if ((position >= TOP_LINE && position <= BOTTOM_LINE) || below !== rises || (below ? position > LOWEST_UNDER_STAFF_ABOVE || head.position >= MIDDLE_LINE : position < HIGHEST_OVER_STAFF_BELOW || head.position <= MIDDLE_LINE)) return;
     // Only between close staves: across a grand staff's wide gap a stem reaching the other staff is a cross-staff beam's.
     const from = head.staff;
-    const gap = below ? positionY(staves[from]!, head.x, 0) - positionY(target, head.x, 8) : positionY(target, head.x, 0) - positionY(staves[from]!, head.x, 8);
+    const gap = below ? positionY(staves[from]!, head.x, TOP_LINE) - positionY(target, head.x, BOTTOM_LINE) : positionY(target, head.x, TOP_LINE) - positionY(staves[from]!, head.x, BOTTOM_LINE);
     if (gap > space * CLOSE_STAVES_GAP) return;
     const moved = { ...head, staff: to, position };
     if (!onLedgers(moved)) return;
