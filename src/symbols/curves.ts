@@ -8,7 +8,7 @@
  * crossings to them: the pieces of one arc are joined where one piece's end
  * meets the next one's start.
  */
-import type { Staff } from '../staves/detect-staves.js';
+import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import { nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
 import { headsNear, type HeadsNear } from './heads-near.js';
@@ -80,6 +80,16 @@ const STRANDS_MIN_RUN = MIN_CURVE_WIDTH;
 /** Two arcs from one note (a tie and a slur, leaving it at one slope) share their ink for at most this many spaces before they part. */
 const SHARED_START = 5;
 
+/**
+ * A flat piece that follows one of its staff's lines is that line, which the model paints as a curve
+ * in pieces where a scan bends or blurs it: at least this share of its columns have their middle …
+ */
+const ON_LINE_SHARE = 0.9;
+/** … within this many spaces of a staff line … */
+const ON_LINE_DISTANCE = 0.15;
+/** … and it bows less than this many spaces (a tie or slur bows clear of the lines, or lies in a space). */
+const ON_LINE_MAX_BOW = 0.15;
+
 /** One column's ink of a curve: its top and bottom in class-map rows. */
 type Profile = Map<number, [number, number]>;
 
@@ -108,9 +118,21 @@ export function readCurves(map: ClassMap, staves: readonly Staff[], space: numbe
     if (!piece.own) continue;
     const curve = curveOf(piece, staves);
     if (!curve || curve.x1 - curve.x0 < space * MIN_CURVE_WIDTH || curve.y1 - curve.y0 > space * MAX_CURVE_HEIGHT) continue;
+    if (curve.bow < space * ON_LINE_MAX_BOW && followsStaffLine(piece, staves[curve.staff]!, space)) continue;
     curves.push(curve);
   }
   return curves;
+}
+
+/** Whether a piece's middle runs along one line of `staff` (see ON_LINE_SHARE). */
+function followsStaffLine(piece: Piece, staff: Staff, space: number): boolean {
+  let on = 0;
+  for (const [col, [top, bottom]] of piece.profile) {
+    const x = col * MAP_SCALE;
+    const y = ((top + bottom + 1) / 2) * MAP_SCALE;
+    if (staff.lines.some((_, line) => Math.abs(staffLineY(staff, line, x) - y) <= space * ON_LINE_DISTANCE)) on++;
+  }
+  return on >= piece.profile.size * ON_LINE_SHARE;
 }
 
 function pieceOf(c: Component, width: number, own: boolean): Piece {

@@ -30,6 +30,16 @@ function arc(map: ReturnType<typeof classMap>, x0: number, x1: number, y: number
 const staves = [straightStaff(100, SPACE, 0, 1000)];
 
 describe('curves', () => {
+  it('read a flat piece along a staff line as that line, and a flat tie in a space as a curve', () => {
+    const map = classMap();
+    // A stretch of the middle line (y 124, map rows 61 and 62) painted as a slur, as where a scan blurs it.
+    for (let x = 200; x <= 260; x += 2) for (const row of [61, 62]) map.paint(CLASS_INDEX.tieSlur, x / 2, row);
+    // A tie as flat, in the space under that line (y 130).
+    arc(map, 300, 360, 130, 1);
+    const curves = readCurves(map, staves, SPACE);
+    expect(curves.map((c) => c.x0)).toEqual([300]);
+  });
+
   it('read two ties in a row, over the note they share, as two curves', () => {
     const map = classMap();
     // Tied whole notes at x 200, 300 and 400: each tie rises from one head and comes down onto the next.
