@@ -36,8 +36,12 @@ const HEAVY_STROKE = 0.35;
  * half a space, a thin one a fifth or less, and blur on a scan or a photo thickens both alike.
  */
 const HEAVY_EXCESS = 0.25;
-/** The system's thin strokes: this quantile of its strokes' widths (thin barlines outnumber heavy ones on any system). */
-const THIN_QUANTILE = 0.25;
+/**
+ * The system's thin strokes: the median of its strokes' widths (thin barlines outnumber heavy ones on any
+ * system). On a scan blur thickens thin strokes unevenly, and a lower quantile takes the thinnest of them
+ * for the measure, so that an ordinary barline a little bolder than the rest reads as heavy.
+ */
+const THIN_QUANTILE = 0.5;
 /** A line on the next staff down continues one within this many spaces across, when the system's lean is measured. */
 const LEAN_REACH = 2.5;
 /** A line continues a cluster on a staff above it within this many spaces across, and this much more per staff between. */

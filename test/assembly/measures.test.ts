@@ -116,4 +116,14 @@ describe('measures of a system', () => {
     const double = systemMeasures([0], staves, [stroke(200, 2), stroke(400, 2), stroke(600, 3), stroke(607, 3)], [], SPACE);
     expect(double.right[2]?.style).toBe('light-light');
   });
+
+  it('measure a scan\'s thin strokes by their median, so a plain barline a little bolder than the rest is not heavy', () => {
+    const staves = [staff(0)];
+    const stroke = (x: number, thickness: number): BarlineSymbol => ({ ...barline(0, 0, x), thickness, x0: x - thickness / 2, x1: x + thickness / 2 });
+    // Blur thickens thin strokes unevenly (2 to 5 px); a final barline's heavy stroke is 9 px.
+    const lines = [stroke(150, 2), stroke(300, 3), stroke(450, 3), stroke(600, 5), stroke(750, 3), stroke(900, 2), stroke(988, 3), stroke(996, 9)];
+    const measures = systemMeasures([0], staves, lines, [], SPACE);
+    expect(measures.right.slice(0, 6)).toEqual(Array(6).fill(undefined));
+    expect(measures.right[6]?.style).toBe('light-heavy');
+  });
 });
