@@ -17,6 +17,11 @@ const CENTRE_SLACK = 1;
 const LINE_RUN_WIDTHS = 2;
 /** A black head whose ink is narrower than this share of the page's black heads' (their median) is small, a grace or cue head. */
 const SMALL_INK_SHARE = 0.8;
+/**
+ * A black head the class map measured small whose ink is at least this share of the page's black heads' is
+ * full-size: on a scan the model paints part of a blurred head, and its paint comes out narrow.
+ */
+const FULL_INK_SHARE = 0.9;
 /** The page's black heads are a measure only when there are at least this many. */
 const MIN_HEADS = 8;
 
@@ -28,17 +33,20 @@ interface HeadBox {
 }
 
 /**
- * Black heads the class map measured full-size whose ink is that of a small head (grace and cue notes),
- * marked small. Other heads are left as they are: a hollow head's middle row is two runs, not one.
+ * Black heads sized by their ink where the class map measured them otherwise: full-size ones whose ink is
+ * that of a small head (grace and cue notes) marked small, and small ones whose ink is full-size marked
+ * full-size. Other heads are left as they are: a hollow head's middle row is two runs, not one.
  */
-export function smallHeadsByInk<H extends HeadBox>(heads: H[], ink: BinaryImage, space: number, headWidth: number): void {
+export function sizeHeadsByInk<H extends HeadBox>(heads: H[], ink: BinaryImage, space: number, headWidth: number): void {
   const widths = heads.map((h) => (h.kind === 'black' ? inkWidth(ink, h, space, headWidth * LINE_RUN_WIDTHS) : undefined));
   const measured = widths.filter((w): w is number => w !== undefined).sort((a, b) => a - b);
   if (measured.length < MIN_HEADS) return;
   const nominal = measured[measured.length >> 1]!;
   heads.forEach((h, i) => {
     const w = widths[i];
-    if (!h.small && w !== undefined && w < nominal * SMALL_INK_SHARE) heads[i] = { ...h, small: true };
+    if (w === undefined) return;
+    if (!h.small && w < nominal * SMALL_INK_SHARE) heads[i] = { ...h, small: true };
+    else if (h.small && w >= nominal * FULL_INK_SHARE) heads[i] = { ...h, small: false };
   });
 }
 

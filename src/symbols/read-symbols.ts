@@ -15,7 +15,7 @@ import { readGraceSlashes } from './grace-slashes.js';
 import { readVoltas, type VoltaSymbol } from './voltas.js';
 import { readOctaveLines, type OctaveLineSymbol } from './octave-lines.js';
 import { readCurves, type Curve } from './curves.js';
-import { smallHeadsByInk } from './head-ink.js';
+import { sizeHeadsByInk } from './head-ink.js';
 import { headsNear } from './heads-near.js';
 import { headsFollowStems } from './heads-between-staves.js';
 import { markCandidates, readHairpins, type ArticulationMark, type Hairpin, type MarkCandidate } from './marks.js';
@@ -274,7 +274,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     // signature (a glyph of its size: a speck called a digit may be a piece of the head).
     .filter((h) => !time.some((t) => t.staff === h.staff && t.y1 - t.y0 > space * TIME_GLYPH_MIN_HEIGHT && h.x > t.x0 && h.x < t.x1 && h.y > t.y0 - space * TIME_GLYPH_HEAD_MARGIN && h.y < t.y1 + space * TIME_GLYPH_HEAD_MARGIN));
   // Grace and cue heads the class map measured a cell too wide, told by their ink.
-  if (ink) smallHeadsByInk(heads, ink, space, headWidth);
+  if (ink) sizeHeadsByInk(heads, ink, space, headWidth);
   unisonHeadsFullSize(heads, space);
   const headDots = dotsReadAsHeads(heads, space);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BinaryImage } from '../../src/preparation/binarize.js';
-import { smallHeadsByInk } from '../../src/symbols/head-ink.js';
+import { sizeHeadsByInk } from '../../src/symbols/head-ink.js';
 
 const SPACE = 12;
 const TOP = 30;
@@ -29,19 +29,27 @@ describe('small heads told by their ink', () => {
     const ink = page();
     const heads = [40, 80, 120, 160, 200, 240, 280, 320, 360, 400].map((x, i) => head(ink, x, TOP + (i % 2 ? 2 * SPACE : SPACE + SPACE / 2), 15));
     heads.push(head(ink, 450, TOP + SPACE + SPACE / 2, 10), head(ink, 480, TOP + 2 * SPACE, 10));
-    smallHeadsByInk(heads, ink, SPACE, HEAD_WIDTH);
+    sizeHeadsByInk(heads, ink, SPACE, HEAD_WIDTH);
     expect(heads.map((h) => h.small)).toEqual([...Array(10).fill(false), true, true]);
   });
 
-  it('leaves hollow heads, heads already small, and a page of too few heads as they are', () => {
+  it('marks a head the class map measured small full-size where its ink is as wide as the page\'s heads, and keeps a grace head small', () => {
+    const ink = page();
+    const heads = [40, 80, 120, 160, 200, 240, 280, 320, 360, 400].map((x) => head(ink, x, TOP + SPACE + SPACE / 2, 15));
+    heads.push({ ...head(ink, 450, TOP + SPACE + SPACE / 2, 15), small: true }, { ...head(ink, 480, TOP + 2 * SPACE, 10), small: true });
+    sizeHeadsByInk(heads, ink, SPACE, HEAD_WIDTH);
+    expect(heads.slice(-2).map((h) => h.small)).toEqual([false, true]);
+  });
+
+  it('leaves hollow heads and a page of too few heads as they are', () => {
     const ink = page();
     const heads = [40, 80, 120, 160, 200, 240, 280, 320, 360, 400].map((x) => head(ink, x, TOP + SPACE + SPACE / 2, 15));
     const hollow = { ...head(ink, 450, TOP + SPACE + SPACE / 2, 10), kind: 'half' };
     heads.push(hollow);
-    smallHeadsByInk(heads, ink, SPACE, HEAD_WIDTH);
+    sizeHeadsByInk(heads, ink, SPACE, HEAD_WIDTH);
     expect(heads.at(-1)!.small).toBe(false);
     const few = [head(ink, 500, TOP + SPACE + SPACE / 2, 15), head(ink, 540, TOP + SPACE + SPACE / 2, 10)];
-    smallHeadsByInk(few, ink, SPACE, HEAD_WIDTH);
+    sizeHeadsByInk(few, ink, SPACE, HEAD_WIDTH);
     expect(few.map((h) => h.small)).toEqual([false, false]);
   });
 });
