@@ -5,7 +5,9 @@
  * can come out of it only a cell narrower, on the wrong side of the line
  * between small and full-size. Across the head's middle rows the ink tells
  * them apart plainly: a full-size black head's row of ink is about 1.2
- * spaces long, a grace or cue head's under 0.9.
+ * spaces long, a grace or cue head's under 0.9. On a scan the model may
+ * paint only part of an eroded head, and its paint comes out narrow the
+ * other way: the ink tells that too.
  */
 import type { BinaryImage } from '../preparation/binarize.js';
 

@@ -273,7 +273,7 @@ export function readSymbols(map: ClassMap, staves: readonly Staff[], space: numb
     // The model sometimes calls the bowl of a common-time C a whole note: no head stands inside a time
     // signature (a glyph of its size: a speck called a digit may be a piece of the head).
     .filter((h) => !time.some((t) => t.staff === h.staff && t.y1 - t.y0 > space * TIME_GLYPH_MIN_HEIGHT && h.x > t.x0 && h.x < t.x1 && h.y > t.y0 - space * TIME_GLYPH_HEAD_MARGIN && h.y < t.y1 + space * TIME_GLYPH_HEAD_MARGIN));
-  // Grace and cue heads the class map measured a cell too wide, told by their ink.
+  // Heads the class map measured a cell too wide (grace and cue heads) or too narrow (an eroded head on a scan), sized by their ink.
   if (ink) sizeHeadsByInk(heads, ink, space, headWidth);
   unisonHeadsFullSize(heads, space);
   const headDots = dotsReadAsHeads(heads, space);

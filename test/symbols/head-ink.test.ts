@@ -24,7 +24,7 @@ function head(ink: BinaryImage, x: number, y: number, width: number): { x: numbe
   return { x, y, kind: 'black', small: false };
 }
 
-describe('small heads told by their ink', () => {
+describe('heads sized by their ink', () => {
   it('marks a grace head two thirds the size of the page\'s heads small, in a space or on a line, and no full-size head', () => {
     const ink = page();
     const heads = [40, 80, 120, 160, 200, 240, 280, 320, 360, 400].map((x, i) => head(ink, x, TOP + (i % 2 ? 2 * SPACE : SPACE + SPACE / 2), 15));
