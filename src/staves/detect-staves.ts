@@ -119,7 +119,7 @@ export function withoutRetraced(staves: readonly Staff[]): Staff[] {
 }
 
 /** Rows a plain line fills: its own 1–3 pixels, and one more each side (see the row fill above). */
-const PLAIN_LINE_ROWS = 6;
+export const PLAIN_LINE_ROWS = 6;
 
 /**
  * Centres of runs of rows filled above the threshold: `lines` those thin

@@ -8,13 +8,21 @@ import { OmrError } from '../errors.js';
 import type { GrayImage } from '../image/gray.js';
 import type { BinaryImage } from '../preparation/binarize.js';
 import { faintLineInk } from '../preparation/faint-lines.js';
-import { detectStaves, type Staff } from './detect-staves.js';
+import { measureStaffMetrics } from '../preparation/staff-metrics.js';
+import { detectStaves, PLAIN_LINE_ROWS, type Staff } from './detect-staves.js';
 
 /**
  * Rows a staff line may fill on the smoothed ink: a blurred line binarised at the smoothed page's
  * threshold stands thicker than on the page's own ink.
  */
 const FAINT_LINE_ROWS = 8;
+
+/**
+ * Rows beyond its measured thickness a staff line may fill: one each side where the row fill reaches
+ * the next row (detect-staves.ts), and one more each side for a line a scan's bent paper makes waver
+ * across a strip. A bold scan enlarged to the canonical size draws its lines five to seven rows thick.
+ */
+const LINE_ROWS_BEYOND_THICKNESS = 4;
 
 /**
  * A staff only the smoothed ink shows must run about as long as the page's others: one traced only
@@ -31,10 +39,11 @@ const FAINT_NEAR_LENGTH = 0.5;
  */
 export function findStaves(ink: BinaryImage, gray: GrayImage, staffSpace: number, sharp = false): Staff[] {
   const options = { staffSpace };
-  const faint = () => detectStaves(faintLineInk(gray, staffSpace), { ...options, lineRows: FAINT_LINE_ROWS });
+  const beyond = sharp ? 0 : measureStaffMetrics(ink).lineThickness + LINE_ROWS_BEYOND_THICKNESS;
+  const faint = () => detectStaves(faintLineInk(gray, staffSpace), { ...options, lineRows: Math.max(FAINT_LINE_ROWS, beyond) });
   let found: Staff[];
   try {
-    found = detectStaves(ink, options);
+    found = detectStaves(ink, { ...options, lineRows: Math.max(PLAIN_LINE_ROWS, beyond) });
   } catch (err) {
     if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;
     return faint();

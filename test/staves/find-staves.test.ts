@@ -54,4 +54,17 @@ describe('findStaves', () => {
     expect(found(mixed)).toEqual([80, 420, 740]);
     expect(found(page([], [{ top: 80 }, { top: 300 }]))).toEqual([80, 300]);
   });
+
+  it('finds the staves of a bold scan enlarged to the canonical size, whose lines stand seven rows thick and waver', () => {
+    const width = 900;
+    const g: GrayImage = { width, height: 600, data: new Uint8Array(width * 600).fill(235) };
+    for (const top of [100, 350]) {
+      for (let x = 60; x < 840; x++) {
+        // Bent paper: the lines rise and fall by two rows along the staff.
+        const wave = Math.round(2 * Math.sin(x / 90));
+        for (let l = 0; l < 5; l++) for (let dy = -3; dy <= 3; dy++) g.data[(top + l * SPACE + wave + dy) * width + x] = 40;
+      }
+    }
+    expect(tops(g).map((y) => Math.abs(y - 100) <= 3 || Math.abs(y - 350) <= 3)).toEqual([true, true]);
+  });
 });
