@@ -194,7 +194,10 @@ function describe(
   if (strokes.length >= 2) {
     const [a, b] = [strokes[0]!, strokes[strokes.length - 1]!];
     style = heavy(a) && heavy(b) ? 'heavy-heavy' : heavy(b) ? 'light-heavy' : heavy(a) ? 'heavy-light' : 'light-light';
-  } else if (heavy(strokes[0]!)) style = 'heavy';
+  }
+  // Music prints no lone heavy barline: a single stroke read heavy is the heavy half of a repeat whose
+  // thin stroke a scan bled into it, or, without repeat dots, an ordinary barline a scan thickened.
+  const loneHeavy = strokes.length === 1 && heavy(strokes[0]!);
   const x0 = strokes[0]!.x0;
   const x1 = strokes[strokes.length - 1]!.x1;
   // A repeat prints a pair of dots on each staff, in the two spaces either side of the middle line: one
@@ -205,8 +208,8 @@ function describe(
   };
   const [before, after] = [dotsNear(-1), dotsNear(1)];
   if (before && after) return [{ style: 'light-heavy', repeat: { direction: 'backward' } }, { style: 'heavy-light', repeat: { direction: 'forward' } }];
-  if (before) return [{ style, repeat: { direction: 'backward' } }, undefined];
-  if (after) return [undefined, { style, repeat: { direction: 'forward' } }];
+  if (before) return [{ style: loneHeavy ? 'light-heavy' : style, repeat: { direction: 'backward' } }, undefined];
+  if (after) return [undefined, { style: loneHeavy ? 'heavy-light' : style, repeat: { direction: 'forward' } }];
   return [style === 'regular' ? undefined : { style }, undefined];
 }
 

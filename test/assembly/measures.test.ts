@@ -126,4 +126,15 @@ describe('measures of a system', () => {
     expect(measures.right.slice(0, 6)).toEqual(Array(6).fill(undefined));
     expect(measures.right[6]?.style).toBe('light-heavy');
   });
+
+  it('read a lone heavy stroke as a plain barline, or as the heavy half of the repeat its dots make', () => {
+    const staves = [staff(0)];
+    const stroke = (x: number, thickness: number): BarlineSymbol => ({ ...barline(0, 0, x), thickness, x0: x - thickness / 2, x1: x + thickness / 2 });
+    const dot = (x: number, y: number) => ({ x, y, x0: x - 2, x1: x + 2, y0: y - 2, y1: y + 2, staff: 0, confidence: 0.9 });
+    // A scan bled one barline to 9 px among thin 2 px ones, and a repeat's two strokes into one 9 px stroke.
+    const lines = [stroke(200, 2), stroke(400, 9), stroke(600, 2), stroke(800, 9), stroke(1000, 2)];
+    const measures = systemMeasures([0], staves, lines, [dot(788, 18), dot(788, 30)], SPACE);
+    expect(measures.right[1]).toBeUndefined();
+    expect(measures.right[3]).toEqual({ style: 'light-heavy', repeat: { direction: 'backward' } });
+  });
 });
