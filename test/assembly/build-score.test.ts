@@ -150,6 +150,14 @@ describe('buildScore', () => {
     expect(score.parts[1]!.measures[2]!.voices[0]!.events[0]).toMatchObject({ kind: 'note', staff: 1 });
   });
 
+  it('joins staves into one part by a brace seen on at least half the systems, not by one a scan made on a single system', () => {
+    const quartet = () => system(0, [emptyStaff(100, TREBLE, 0), emptyStaff(300, TREBLE, 0), emptyStaff(500, { sign: 'C', line: 3 }, 0), emptyStaff(700, BASS, 0)]);
+    const braced = (b: [number, number][]) => ({ ...quartet(), braces: b });
+    expect(buildScore([quartet(), quartet(), braced([[0, 1]])]).parts.map((p) => p.staves)).toEqual([1, 1, 1, 1]);
+    // A piano's brace the first system's names crowded out is still the piano's.
+    expect(buildScore([quartet(), braced([[2, 3]]), braced([[2, 3]])]).parts.map((p) => p.staves)).toEqual([1, 1, 2]);
+  });
+
   it('starts a right hand whose rests are not printed where the left hand’s note under its first one stands', () => {
     // 3/4: the left hand plays a quarter and a half; the right hand only a half, over the left hand's half.
     const right = emptyStaff(100, TREBLE, 0);

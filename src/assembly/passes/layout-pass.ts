@@ -60,8 +60,12 @@ function partLayout(systems: readonly SystemReading[]): Layout {
   const reference = systems.reduce((best, s) => (s.staves.length > best.staves.length ? s : best), systems[0]!);
   const parts: { staves: number }[] = [];
   const slots: Slot[] = [];
-  // A brace missed on one system (the first, crowded by instrument names) is seen on the others.
-  const braces = systems.filter((s) => s.staves.length === reference.staves.length).flatMap((s) => s.braces);
+  // An instrument's brace stands on every system: one missed on a system (the first, crowded by
+  // instrument names) is seen on the others, and one seen on fewer than half of them is a bracket's
+  // hook or a blot that a scan made look like one.
+  const full = systems.filter((s) => s.staves.length === reference.staves.length);
+  const seen = (a: number, b: number) => full.filter((s) => s.braces.some(([x, y]) => x === a && y === b)).length;
+  const braces = full.flatMap((s) => s.braces).filter(([a, b]) => seen(a, b) * 2 >= full.length);
   for (let k = 0; k < reference.staves.length; ) {
     const brace = braces.find(([a]) => a === k);
     const count = brace ? brace[1] - brace[0] + 1 : 1;
