@@ -11,6 +11,7 @@ import { toGray, type GrayImage } from '../image/gray.js';
 import type { Raster } from '../image/raster.js';
 import { resizeArea } from '../image/raster.js';
 import { binarize, inkThreshold, type BinaryImage } from './binarize.js';
+import { boldInkExcess, thinInk } from './bold-ink.js';
 import { estimateShear, estimateSkew, MAX_SKEW, MAX_VECTOR_SKEW } from './deskew.js';
 import { flattenBackground, paperMap } from './normalize.js';
 import { shadowedPaper, unevenPaper } from './sharp-shadows.js';
@@ -34,6 +35,14 @@ export interface PreparedPage {
    * its lines are sharp and solid, as engraved.
    */
   sharp: boolean;
+  /** Staff-line thickness measured on `ink`, in its pixels. */
+  lineThickness: number;
+  /**
+   * The page as the models (symbols, marks, staccatos) look at it: `gray` itself, or, on a bold scan,
+   * `gray` with its ink thinned to the weight music is engraved at (bold-ink.ts). Everything that measures
+   * ink (staves, systems, barlines, the page sight) reads the page's own, which thinning would break up.
+   */
+  forModels: GrayImage;
   /** Staff metrics measured on the source page, in source pixels. */
   source: StaffMetrics;
   transform: PageTransform;
@@ -68,7 +77,11 @@ export function preparePage(page: Raster): PreparedPage {
   const transform: PageTransform = { sourceWidth: page.width, sourceHeight: page.height, scale: gray.width / page.width, skew, width: gray.width, height: gray.height };
   if (shear) transform.shear = shear;
   const sharp = !!page.vector && 1 / transform.scale >= ENLARGING;
-  return { gray, ink: binarize(gray, threshold), sharp, source: metrics, transform };
+  const ink = binarize(gray, threshold);
+  // A sharp page's lines are as engraved, and as the source measured them; any other's are measured as prepared.
+  const lineThickness = sharp ? Math.max(1, Math.round(metrics.lineThickness * transform.scale)) : measureStaffMetrics(ink).lineThickness;
+  const excess = page.vector ? 0 : boldInkExcess(lineThickness, CANONICAL_STAFF_SPACE);
+  return { gray, ink, sharp, lineThickness, forModels: thinInk(gray, excess), source: metrics, transform };
 }
 
 /**

@@ -77,10 +77,13 @@ export async function recognizePage(
   await finished('staves');
   // Text (title block, part names, lyrics: src/text/) is read in the OCR worker's thread while this one
   // goes on with the music and the next page. It is an extra: a page whose text cannot be read keeps its music.
-  const found = { gray: prepared.gray, ink: prepared.ink, staves, systems, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
+  const { gray, ink } = prepared;
+  // The models look at the page as forModels gives it (a bold scan's ink thinned to its engraved weight).
+  const looked = prepared.forModels;
+  const found = { gray, ink, staves, systems, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
   // The title block and part names need no class map: they are read while the page is segmented.
   const early = text?.ocr.then((ocr) => ocr && readEarlyText(found, ocr)).catch(() => undefined);
-  const map = await segmentSymbols(prepared.gray, staves);
+  const map = await segmentSymbols(looked, staves);
   // The rest of the text (lyrics, words) needs only the class map: it is read while the symbols are.
   let read: Promise<PageText | undefined> | undefined;
   if (text) {
@@ -90,10 +93,10 @@ export async function recognizePage(
     text.pending = read.then(() => {});
   }
   // The marks around notes are candidates until the mark model reads them.
-  const { markCandidates, dots: paintedDots, ...unmarked } = readSymbols(map, staves, CANONICAL_STAFF_SPACE, prepared.ink);
-  const marks = await classifyMarks(prepared.gray, markCandidates, CANONICAL_STAFF_SPACE);
+  const { markCandidates, dots: paintedDots, ...unmarked } = readSymbols(map, staves, CANONICAL_STAFF_SPACE, ink);
+  const marks = await classifyMarks(looked, markCandidates, CANONICAL_STAFF_SPACE);
   // Staccatos the symbol model painted as augmentation dots (under the beams of running notes, mostly).
-  const { staccatos, dots } = await staccatosAmongDots(prepared.gray, paintedDots, [...unmarked.heads, ...unmarked.rests], CANONICAL_STAFF_SPACE);
+  const { staccatos, dots } = await staccatosAmongDots(looked, paintedDots, [...unmarked.heads, ...unmarked.rests], CANONICAL_STAFF_SPACE);
   const symbols = { ...unmarked, dots, articulations: [...marks, ...staccatos] };
   // Lines that look like staves with neither a clef nor a note on them are not music (ruled paper, a table, a form).
   if (!symbols.heads.length && !symbols.clefs.length) {
@@ -105,9 +108,9 @@ export async function recognizePage(
   // The seam: from here on the music is read from what was seen, and the page sight answers any question about its pixels.
   const { map: _map, ...seen } = symbols;
   const lineThickness = Math.max(1, prepared.source.lineThickness * prepared.transform.scale);
-  const sight = pageSight({ gray: prepared.gray, ink: prepared.ink, map, staves, lineThickness, space: CANONICAL_STAFF_SPACE });
+  const sight = pageSight({ gray, ink, map, staves, lineThickness, space: CANONICAL_STAFF_SPACE });
   const readings = await readPage({ page, transform: prepared.transform, space: CANONICAL_STAFF_SPACE, staves, systems, symbols: seen, sight });
   await finished('assembled');
-  inspect?.({ page, turned, gray: prepared.gray, transform: prepared.transform, staves, systems, map, symbols, readings });
+  inspect?.({ page, turned, gray: looked, transform: prepared.transform, staves, systems, map, symbols, readings });
   return { systems: readings, turned };
 }

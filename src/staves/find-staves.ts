@@ -36,10 +36,11 @@ const FAINT_NEAR_LENGTH = 0.5;
 /**
  * The staves of the page; on a page whose lines are `sharp` (drawn from vectors at the size they
  * are read at: they never fall apart), the smoothed ink is looked at only where the ink shows none.
+ * `lineThickness` is the staff lines' on `ink`, measured there unless given.
  */
-export function findStaves(ink: BinaryImage, gray: GrayImage, staffSpace: number, sharp = false): Staff[] {
+export function findStaves(ink: BinaryImage, gray: GrayImage, staffSpace: number, sharp = false, lineThickness = measureStaffMetrics(ink).lineThickness): Staff[] {
   const options = { staffSpace };
-  const beyond = sharp ? 0 : measureStaffMetrics(ink).lineThickness + LINE_ROWS_BEYOND_THICKNESS;
+  const beyond = sharp ? 0 : lineThickness + LINE_ROWS_BEYOND_THICKNESS;
   const faint = () => detectStaves(faintLineInk(gray, staffSpace), { ...options, lineRows: Math.max(FAINT_LINE_ROWS, beyond) });
   let found: Staff[];
   try {

@@ -52,7 +52,7 @@ const TURNS = { 90: 6, 180: 3, 270: 8 } as const;
 export function uprightPage(raster: Raster): UprightPage {
   const read = (turn: PageTurn): UprightPage => {
     const prepared = preparePage(turn ? orientRaster(raster, TURNS[turn]) : raster);
-    return { prepared, staves: findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE, prepared.sharp), turned: turn };
+    return { prepared, staves: findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE, prepared.sharp, prepared.lineThickness), turned: turn };
   };
   let page: UprightPage;
   try {

@@ -95,6 +95,19 @@ describe('page preparation', () => {
     }
   });
 
+  it('thins a bold scan\'s strokes for the models back towards their engraved weight, and leaves ordinary ink as it is', () => {
+    // Staff space 12 px as prepared: lines 1 px thick read as they are; lines 5 px thick (a bled print) thinned.
+    for (const [thickness, thinner] of [[1, false], [5, true]] as const) {
+      const { page } = staffPage(CANONICAL_STAFF_SPACE, thickness);
+      const prepared = preparePage(page);
+      expect(prepared.transform.scale).toBeCloseTo(1, 1);
+      // Staves are found on the page's own ink; the models look at the thinned page.
+      expect(prepared.lineThickness).toBe(thickness);
+      expect(measureStaffMetrics(binarize(prepared.forModels)).lineThickness < thickness).toBe(thinner);
+      expect(prepared.forModels === prepared.gray).toBe(!thinner);
+    }
+  });
+
   it('finds the skew of a turned page within a tenth of a degree', () => {
     const { page } = staffPage(14, 2);
     for (const degrees of [-2.5, 1.2, 2.9]) {
