@@ -201,10 +201,12 @@ function describe(
   const x0 = strokes[0]!.x0;
   const x1 = strokes[strokes.length - 1]!.x1;
   // A repeat prints a pair of dots on each staff, in the two spaces either side of the middle line: one
-  // dot alone beside a barline is a staccato's or a dotted note's.
+  // dot alone beside a barline is a staccato's or a dotted note's, and a pair on one staff of many is
+  // specks a scan left there (or dots the model missed on half the staves, too few to trust).
   const dotsNear = (side: -1 | 1) => {
     const near = repeatDots.filter((d) => members.has(d.staff) && (side < 0 ? d.x < x0 && x0 - d.x < space * REPEAT_DOT_REACH : d.x > x1 && d.x - x1 < space * REPEAT_DOT_REACH));
-    return near.some((a) => near.some((b) => b.staff === a.staff && b.y > a.y && Math.abs(b.x - a.x) < space * REPEAT_PAIR_DX && b.y - a.y > space * REPEAT_PAIR_DY[0] && b.y - a.y < space * REPEAT_PAIR_DY[1]));
+    const paired = near.filter((a) => near.some((b) => b.staff === a.staff && b.y > a.y && Math.abs(b.x - a.x) < space * REPEAT_PAIR_DX && b.y - a.y > space * REPEAT_PAIR_DY[0] && b.y - a.y < space * REPEAT_PAIR_DY[1]));
+    return new Set(paired.map((d) => d.staff)).size * 2 >= members.size;
   };
   const [before, after] = [dotsNear(-1), dotsNear(1)];
   if (before && after) return [{ style: 'light-heavy', repeat: { direction: 'backward' } }, { style: 'heavy-light', repeat: { direction: 'forward' } }];

@@ -137,4 +137,13 @@ describe('measures of a system', () => {
     expect(measures.right[1]).toBeUndefined();
     expect(measures.right[3]).toEqual({ style: 'light-heavy', repeat: { direction: 'backward' } });
   });
+
+  it('make a repeat where at least half the system\'s staves show its pair of dots, not from a pair on one staff of four', () => {
+    const staves = [0, 100, 200, 300].map((top) => staff(top));
+    const lines = [0, 100, 200, 300].flatMap((top, i) => [barline(i, top, 300), barline(i, top, 600)]);
+    const dot = (s: number, x: number, y: number) => ({ x, y: y + s * 100, x0: x - 2, x1: x + 2, y0: y + s * 100 - 2, y1: y + s * 100 + 2, staff: s, confidence: 0.9 });
+    const pairs = (...on: number[]) => on.flatMap((s) => [dot(s, 312, 18), dot(s, 312, 30)]);
+    expect(systemMeasures([0, 1, 2, 3], staves, lines, pairs(2), SPACE).left[1]).toBeUndefined();
+    expect(systemMeasures([0, 1, 2, 3], staves, lines, pairs(0, 3), SPACE).left[1]?.repeat?.direction).toBe('forward');
+  });
 });
