@@ -38,9 +38,10 @@ export interface PreparedPage {
   /** Staff-line thickness measured on `ink`, in its pixels. */
   lineThickness: number;
   /**
-   * The page as the models (symbols, marks, staccatos) look at it: `gray` itself, or, on a bold scan,
-   * `gray` with its ink thinned to the weight music is engraved at (bold-ink.ts). Everything that measures
-   * ink (staves, systems, barlines, the page sight) reads the page's own, which thinning would break up.
+   * The page as the symbol model looks at it: `gray` itself, or, on a bold scan, `gray` with its ink
+   * thinned to the weight music is engraved at (bold-ink.ts). Everything that measures ink (staves,
+   * systems, barlines, the page sight) reads the page's own, which thinning would break up, and the mark
+   * and staccato models read marks as printed, which thinning wears away.
    */
   forModels: GrayImage;
   /** Staff metrics measured on the source page, in source pixels. */

@@ -78,7 +78,8 @@ export async function recognizePage(
   // Text (title block, part names, lyrics: src/text/) is read in the OCR worker's thread while this one
   // goes on with the music and the next page. It is an extra: a page whose text cannot be read keeps its music.
   const { gray, ink } = prepared;
-  // The models look at the page as forModels gives it (a bold scan's ink thinned to its engraved weight).
+  // The symbol model looks at the page as forModels gives it (a bold scan's ink thinned to its engraved
+  // weight); the mark and staccato models look at marks as printed, which thinning would wear away.
   const looked = prepared.forModels;
   const found = { gray, ink, staves, systems, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
   // The title block and part names need no class map: they are read while the page is segmented.
@@ -94,9 +95,9 @@ export async function recognizePage(
   }
   // The marks around notes are candidates until the mark model reads them.
   const { markCandidates, dots: paintedDots, ...unmarked } = readSymbols(map, staves, CANONICAL_STAFF_SPACE, ink);
-  const marks = await classifyMarks(looked, markCandidates, CANONICAL_STAFF_SPACE);
+  const marks = await classifyMarks(gray, markCandidates, CANONICAL_STAFF_SPACE);
   // Staccatos the symbol model painted as augmentation dots (under the beams of running notes, mostly).
-  const { staccatos, dots } = await staccatosAmongDots(looked, paintedDots, [...unmarked.heads, ...unmarked.rests], CANONICAL_STAFF_SPACE);
+  const { staccatos, dots } = await staccatosAmongDots(gray, paintedDots, [...unmarked.heads, ...unmarked.rests], CANONICAL_STAFF_SPACE);
   const symbols = { ...unmarked, dots, articulations: [...marks, ...staccatos] };
   // Lines that look like staves with neither a clef nor a note on them are not music (ruled paper, a table, a form).
   if (!symbols.heads.length && !symbols.clefs.length) {
