@@ -43,7 +43,7 @@ export interface PreparedPage {
    * systems, barlines, the page sight) reads the page's own, which thinning would break up, and the mark
    * and staccato models read marks as printed, which thinning wears away.
    */
-  forModels: GrayImage;
+  forSymbolModel: GrayImage;
   /** Staff metrics measured on the source page, in source pixels. */
   source: StaffMetrics;
   transform: PageTransform;
@@ -82,7 +82,7 @@ export function preparePage(page: Raster): PreparedPage {
   // A sharp page's lines are as engraved, and as the source measured them; any other's are measured as prepared.
   const lineThickness = sharp ? Math.max(1, Math.round(metrics.lineThickness * transform.scale)) : measureStaffMetrics(ink).lineThickness;
   const excess = page.vector ? 0 : boldInkExcess(lineThickness, CANONICAL_STAFF_SPACE);
-  return { gray, ink, sharp, lineThickness, forModels: thinInk(gray, excess), source: metrics, transform };
+  return { gray, ink, sharp, lineThickness, forSymbolModel: thinInk(gray, excess), source: metrics, transform };
 }
 
 /**

@@ -78,13 +78,12 @@ export async function recognizePage(
   // Text (title block, part names, lyrics: src/text/) is read in the OCR worker's thread while this one
   // goes on with the music and the next page. It is an extra: a page whose text cannot be read keeps its music.
   const { gray, ink } = prepared;
-  // The symbol model looks at the page as forModels gives it (a bold scan's ink thinned to its engraved
-  // weight); the mark and staccato models look at marks as printed, which thinning would wear away.
-  const looked = prepared.forModels;
   const found = { gray, ink, staves, systems, space: CANONICAL_STAFF_SPACE, page, transform: prepared.transform };
   // The title block and part names need no class map: they are read while the page is segmented.
   const early = text?.ocr.then((ocr) => ocr && readEarlyText(found, ocr)).catch(() => undefined);
-  const map = await segmentSymbols(looked, staves);
+  // The symbol model looks at a bold scan's ink thinned to its engraved weight (prepare-page.ts); the mark
+  // and staccato models below read marks as printed, which thinning would wear away.
+  const map = await segmentSymbols(prepared.forSymbolModel, staves);
   // The rest of the text (lyrics, words) needs only the class map: it is read while the symbols are.
   let read: Promise<PageText | undefined> | undefined;
   if (text) {
@@ -112,6 +111,6 @@ export async function recognizePage(
   const sight = pageSight({ gray, ink, map, staves, lineThickness, space: CANONICAL_STAFF_SPACE });
   const readings = await readPage({ page, transform: prepared.transform, space: CANONICAL_STAFF_SPACE, staves, systems, symbols: seen, sight });
   await finished('assembled');
-  inspect?.({ page, turned, gray: looked, transform: prepared.transform, staves, systems, map, symbols, readings });
+  inspect?.({ page, turned, gray: prepared.forSymbolModel, transform: prepared.transform, staves, systems, map, symbols, readings });
   return { systems: readings, turned };
 }

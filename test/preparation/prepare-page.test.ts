@@ -103,8 +103,8 @@ describe('page preparation', () => {
       expect(prepared.transform.scale).toBeCloseTo(1, 1);
       // Staves are found on the page's own ink; the models look at the thinned page.
       expect(prepared.lineThickness).toBe(thickness);
-      expect(measureStaffMetrics(binarize(prepared.forModels)).lineThickness < thickness).toBe(thinner);
-      expect(prepared.forModels === prepared.gray).toBe(!thinner);
+      expect(measureStaffMetrics(binarize(prepared.forSymbolModel)).lineThickness < thickness).toBe(thinner);
+      expect(prepared.forSymbolModel === prepared.gray).toBe(!thinner);
     }
   });
 
