@@ -61,8 +61,11 @@ export interface RecognizeSummary {
   notes: number;
   seconds: number;
   pageTimings: PageTiming[];
-  /** Each page recognised (1-based): how far it was turned to stand upright, how sure its reading is, or why it was skipped. */
-  pageReadings: { page: number; turned: number; confidence: number; skipped?: PageReport['skipped'] }[];
+  /**
+   * Each page recognised (1-based): how far it was turned to stand upright, how sure its reading is, why it was
+   * skipped, and the staff space of staves too small to read well.
+   */
+  pageReadings: { page: number; turned: number; confidence: number; skipped?: PageReport['skipped']; tinyStaffSpace?: number }[];
   warnings: string[];
   lowConfidenceMeasures: { part: string; measure: string; index: number; page: number; confidence: number }[];
   outputs: { format: string; path: string }[];
@@ -199,7 +202,13 @@ function summarise(
     notes: parts.reduce((n, p) => n + p.notes, 0),
     seconds: Math.round(run.seconds * 1000) / 1000,
     pageTimings: [...run.timings],
-    pageReadings: run.reports.map((r) => ({ page: r.page + 1, turned: r.turned, confidence: r.confidence, ...(r.skipped ? { skipped: r.skipped } : {}) })),
+    pageReadings: run.reports.map((r) => ({
+      page: r.page + 1,
+      turned: r.turned,
+      confidence: r.confidence,
+      ...(r.skipped ? { skipped: r.skipped } : {}),
+      ...(r.tinyStaffSpace ? { tinyStaffSpace: r.tinyStaffSpace } : {}),
+    })),
     warnings,
     lowConfidenceMeasures,
     outputs: [],

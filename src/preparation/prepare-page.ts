@@ -49,7 +49,12 @@ export interface PreparedPage {
   transform: PageTransform;
 }
 
-export function preparePage(page: Raster): PreparedPage {
+export interface PrepareOptions {
+  /** The staff space in the page's pixels, where the page's own estimates are known to miss it ({@link tinyStaffSpace}). */
+  staffSpace?: number;
+}
+
+export function preparePage(page: Raster, options: PrepareOptions = {}): PreparedPage {
   const source = toGray(page);
   const paper = paperMap(source);
   let flat = flattenBackground(source, paper);
@@ -59,7 +64,7 @@ export function preparePage(page: Raster): PreparedPage {
   // Not one line of ink with paper below it: a blank page, or one of specks. Its "staff space" would
   // be noise, and scaling by it could blow the page up sixteenfold before the staves are looked for.
   if (measured.confidence === 0) throw new OmrError('NO_MUSIC_DETECTED', 'This page shows no lines at all, so no music staves were found. Check that it is a page of printed music, in focus and not cropped.');
-  const metrics = plausibleMetrics(measured, flat);
+  const metrics = options.staffSpace ? withStaffSpace(measured, options.staffSpace) : plausibleMetrics(measured, flat);
   if (unevenPaper(paper)) {
     // A photo: its shadows may have sharp edges the block estimate smears; the staff size now known
     // sizes the pixel-exact one.
@@ -95,8 +100,36 @@ export function preparePage(page: Raster): PreparedPage {
 function plausibleMetrics(metrics: StaffMetrics, flat: GrayImage): StaffMetrics {
   if (metrics.lineThickness <= metrics.staffSpace * 0.3) return metrics;
   const staffSpace = staffSpaceFromProfiles(flat);
-  if (!staffSpace) return metrics;
+  return staffSpace ? withStaffSpace(metrics, staffSpace) : metrics;
+}
+
+/** The metrics with another staff space, and the thickness capped to what a staff line of that space can be. */
+function withStaffSpace(metrics: StaffMetrics, staffSpace: number): StaffMetrics {
   return { ...metrics, staffSpace, lineThickness: Math.max(1, Math.min(metrics.lineThickness, Math.round(staffSpace * 0.2))) };
+}
+
+/**
+ * Smallest staff space, in pixels, that the run-length and profile estimates see. Below it a staff
+ * line and the paper above it blur into one gray band, and both estimates fall on something else.
+ */
+const SMALLEST_ESTIMATED_SPACE = 5;
+/** Periods looked for, in pixels, on a page with staves under that size: from one over this up. */
+const TINY_MIN_SPACE = 2;
+/**
+ * Width, in pixels, of the strips whose rows are profiled there: narrow, so that a line tilted by 7°
+ * drifts less than a pixel across one and a space of three or four pixels still shows.
+ */
+const TINY_STRIP = 8;
+
+/**
+ * The staff space of a page whose staves are smaller than the usual estimates see (a whole page of a
+ * score photographed from afar), from the period of its rows' darkness; undefined when that period is
+ * not below {@link SMALLEST_ESTIMATED_SPACE}. Worth asking only once staves were looked for and not found.
+ */
+export function tinyStaffSpace(page: Raster): number | undefined {
+  const source = toGray(page);
+  const space = staffSpaceFromProfiles(flattenBackground(source, paperMap(source)), TINY_MIN_SPACE, TINY_STRIP);
+  return space !== undefined && space < SMALLEST_ESTIMATED_SPACE ? space : undefined;
 }
 
 /**

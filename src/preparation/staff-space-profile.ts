@@ -14,22 +14,22 @@ const STRIP = 48;
 const MIN_SPACE = 4;
 const MAX_SPACE = 80;
 
-/** Staff space in pixels, or undefined when the profiles show no clear period. */
-export function staffSpaceFromProfiles(gray: GrayImage): number | undefined {
+/** Staff space in pixels, from `minSpace` + 1 up, or undefined when the profiles show no clear period. */
+export function staffSpaceFromProfiles(gray: GrayImage, minSpace = MIN_SPACE, strip = STRIP): number | undefined {
   const { width, height, data } = gray;
   const maxLag = Math.min(MAX_SPACE, Math.floor(height / 6));
   const sum = new Float64Array(maxLag + 1);
   const profile = new Float64Array(height);
-  for (let x0 = 0; x0 + STRIP <= width; x0 += STRIP * 2) {
+  for (let x0 = 0; x0 + strip <= width; x0 += strip * 2) {
     for (let y = 0; y < height; y++) {
       let dark = 0;
       const row = y * width + x0;
-      for (let x = 0; x < STRIP; x++) dark += 255 - data[row + x]!;
-      profile[y] = dark / STRIP;
+      for (let x = 0; x < strip; x++) dark += 255 - data[row + x]!;
+      profile[y] = dark / strip;
     }
     // Remove the slow trend (text blocks, shading) so only line-sized detail correlates.
     const detail = highPass(profile, 3);
-    for (let lag = MIN_SPACE; lag <= maxLag; lag++) {
+    for (let lag = minSpace; lag <= maxLag; lag++) {
       let s = 0;
       for (let y = 0; y + lag < height; y++) s += detail[y]! * detail[y + lag]!;
       sum[lag]! += s;
@@ -37,12 +37,12 @@ export function staffSpaceFromProfiles(gray: GrayImage): number | undefined {
   }
   // Neighbouring lags share a peak when the space is not a whole number of pixels: smooth them together.
   const smooth = new Float64Array(maxLag + 1);
-  for (let lag = MIN_SPACE; lag <= maxLag; lag++) smooth[lag] = (sum[lag - 1]! + 2 * sum[lag]! + (sum[lag + 1] ?? 0)) / 4;
+  for (let lag = minSpace; lag <= maxLag; lag++) smooth[lag] = (sum[lag - 1]! + 2 * sum[lag]! + (sum[lag + 1] ?? 0)) / 4;
   const highest = Math.max(...smooth);
   if (!(highest > 0)) return undefined;
   // The staff space is the first strong peak; whole multiples of it (two spaces, staff to staff)
   // can correlate as well or better on a page of many staves.
-  for (let lag = MIN_SPACE + 1; lag < maxLag; lag++) {
+  for (let lag = minSpace + 1; lag < maxLag; lag++) {
     const value = smooth[lag]!;
     if (value < highest * 0.5 || value < smooth[lag - 1]! || value < smooth[lag + 1]!) continue;
     const a = smooth[lag - 1]!;

@@ -21,17 +21,29 @@ export interface PageReport {
   confidence: number;
   /** Why the page was left out of the score (a title page, a page of text); absent when it was read. */
   skipped?: { code: OmrErrorCode; message: string };
+  /**
+   * Set where the page's staves are smaller than a reading is made for (under five pixels from line to
+   * line, as on a whole page photographed from afar): their staff space in the page's pixels.
+   */
+  tinyStaffSpace?: number;
 }
 
 /**
  * What a person should know about a job's pages, one sentence each (pages counted from 1): those
- * skipped, and those that came turned.
+ * skipped, those that came turned, and those whose staves are too small to read well.
  */
 export function pageWarnings(reports: readonly PageReport[]): string[] {
   return reports.flatMap((r) => {
     if (r.skipped) return [`Page ${r.page + 1} was skipped: ${r.skipped.message}`];
-    if (r.turned === 180) return [`Page ${r.page + 1} came upside down; it was turned upright before it was read.`];
-    if (r.turned) return [`Page ${r.page + 1} came turned a quarter; it was turned ${r.turned}° clockwise before it was read.`];
-    return [];
+    const warnings: string[] = [];
+    if (r.turned === 180) warnings.push(`Page ${r.page + 1} came upside down; it was turned upright before it was read.`);
+    else if (r.turned) warnings.push(`Page ${r.page + 1} came turned a quarter; it was turned ${r.turned}° clockwise before it was read.`);
+    if (r.tinyStaffSpace) {
+      warnings.push(
+        `Page ${r.page + 1} has its staff lines only ${r.tinyStaffSpace.toFixed(1)} pixels apart, too small to read every note surely; ` +
+          'a photo taken closer, or a scan at a higher resolution, reads better.',
+      );
+    }
+    return warnings;
   });
 }

@@ -56,6 +56,8 @@ export interface RecognizedPage {
   systems: SystemReading[];
   /** Clockwise turn applied to the decoded page, in degrees. */
   turned: PageTurn;
+  /** The staff space, in the page's pixels, of staves smaller than a reading is made for (staves/upright.ts). */
+  tinyStaffSpace?: number;
 }
 
 export async function recognizePage(
@@ -71,7 +73,7 @@ export async function recognizePage(
     return nextTurn();
   };
   // A page turned a quarter or upside down is turned upright as it is prepared (staves/upright.ts).
-  const { prepared, staves, turned } = uprightPage(raster);
+  const { prepared, staves, turned, tinyStaffSpace } = uprightPage(raster);
   await finished('prepared');
   const systems = groupSystems(staves, prepared.ink);
   await finished('staves');
@@ -112,5 +114,5 @@ export async function recognizePage(
   const readings = await readPage({ page, transform: prepared.transform, space: CANONICAL_STAFF_SPACE, staves, systems, symbols: seen, sight });
   await finished('assembled');
   inspect?.({ page, turned, gray: prepared.forSymbolModel, transform: prepared.transform, staves, systems, map, symbols, readings });
-  return { systems: readings, turned };
+  return { systems: readings, turned, ...(tinyStaffSpace ? { tinyStaffSpace } : {}) };
 }

@@ -85,9 +85,9 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
       first = false;
       await options.beforePage?.(page);
       try {
-        const { systems, turned } = await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text, options.onStages);
+        const { systems, turned, tinyStaffSpace } = await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text, options.onStages);
         readings.push(...systems);
-        options.onPage?.({ page, turned, confidence: readingConfidence(systems) });
+        options.onPage?.({ page, turned, confidence: readingConfidence(systems), ...(tinyStaffSpace ? { tinyStaffSpace } : {}) });
       } catch (err) {
         // A title page or a page of text among the music is skipped, and said so; a job with no music at all fails.
         if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;

@@ -13,7 +13,7 @@ import { OmrError } from '../errors.js';
 import type { Raster } from '../image/raster.js';
 import { orientRaster } from '../input/orientation.js';
 import type { BinaryImage } from '../preparation/binarize.js';
-import { CANONICAL_STAFF_SPACE, preparePage, type PreparedPage } from '../preparation/prepare-page.js';
+import { CANONICAL_STAFF_SPACE, preparePage, tinyStaffSpace, type PreparedPage } from '../preparation/prepare-page.js';
 import { staffLineY, type Staff } from './detect-staves.js';
 import { findStaves } from './find-staves.js';
 
@@ -40,6 +40,11 @@ export interface UprightPage {
   staves: Staff[];
   /** How far the decoded page was turned, clockwise, to stand upright. */
   turned: PageTurn;
+  /**
+   * The staff space, in the decoded page's pixels, of staves smaller than the page's staff-size
+   * estimates see ({@link tinyStaffSpace}); absent on pages of ordinary size.
+   */
+  tinyStaffSpace?: number;
 }
 
 /** Exif orientations that turn a raster clockwise by each amount. */
@@ -50,23 +55,38 @@ const TURNS = { 90: 6, 180: 3, 270: 8 } as const;
  * NO_MUSIC_DETECTED (or UNSUPPORTED_TABLATURE) as findStaves does when no way up shows staves.
  */
 export function uprightPage(raster: Raster): UprightPage {
+  let staffSpace: number | undefined;
   const read = (turn: PageTurn): UprightPage => {
-    const prepared = preparePage(turn ? orientRaster(raster, TURNS[turn]) : raster);
-    return { prepared, staves: findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE, prepared.sharp, prepared.lineThickness), turned: turn };
+    const prepared = preparePage(turn ? orientRaster(raster, TURNS[turn]) : raster, { staffSpace });
+    const staves = findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE, prepared.sharp, prepared.lineThickness);
+    return { prepared, staves, turned: turn, ...(staffSpace ? { tinyStaffSpace: staffSpace } : {}) };
   };
-  let page: UprightPage;
+  let page: UprightPage | undefined;
   try {
     page = read(0);
   } catch (err) {
     if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;
-    try {
-      page = read(90);
-    } catch {
-      throw err;
+    // No staves where the page's staff size was estimated: they may be smaller than the estimates see,
+    // or the page may lie on its side.
+    staffSpace = tinyStaffSpace(raster);
+    page = staffSpace ? readOrNothing(() => read(0)) : undefined;
+    if (!page) {
+      staffSpace = undefined;
+      page = readOrNothing(() => read(90));
     }
+    if (!page) throw err;
   }
   if (!upsideDown(page.prepared.ink, page.staves, CANONICAL_STAFF_SPACE)) return page;
   return read(((page.turned + 180) % 360) as PageTurn);
+}
+
+/** The page read, or undefined where the reading found no music. */
+function readOrNothing(read: () => UprightPage): UprightPage | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether most staves hold their clefs at their right end: the page is upside down. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodePng } from '../../src/input/png.js';
 import { orientRaster } from '../../src/input/orientation.js';
+import { resizeArea } from '../../src/image/raster.js';
 import { staffLineY } from '../../src/staves/detect-staves.js';
 import { uprightPage, upsideDown } from '../../src/staves/upright.js';
 import { CANONICAL_STAFF_SPACE } from '../../src/preparation/prepare-page.js';
@@ -24,6 +25,7 @@ describe('uprightPage', () => {
   it('leaves a page that came upright as it is', () => {
     expect(upright.turned).toBe(0);
     expect(upright.staves.length).toBeGreaterThanOrEqual(1);
+    expect(upright.tinyStaffSpace).toBeUndefined();
     expect(upsideDown(upright.prepared.ink, upright.staves, CANONICAL_STAFF_SPACE)).toBe(false);
   });
 
@@ -32,6 +34,15 @@ describe('uprightPage', () => {
     expect(read.turned).toBe((360 - turn) % 360);
     expect(read.prepared.gray.width).toBe(upright.prepared.gray.width);
     expect(lineTops(read)).toEqual(lineTops(upright));
+  });
+
+  it.each([6, 7])('finds the staves of a page reduced %i times, its staff space under 4 px (a page photographed from afar)', (times) => {
+    // The run-length and profile estimates of the staff size see nothing under 5 px; the page's rows still repeat with its space.
+    const small = uprightPage(resizeArea(page, Math.round(page.width / times), Math.round(page.height / times)));
+    expect(small.turned).toBe(0);
+    expect(small.staves.length).toBe(upright.staves.length);
+    expect(small.prepared.source.staffSpace).toBeLessThan(4);
+    expect(small.tinyStaffSpace).toBe(small.prepared.source.staffSpace);
   });
 
   it('tells a page upside down by where its staves hold their clefs', () => {
