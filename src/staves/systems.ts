@@ -26,7 +26,39 @@ export function groupSystems(staves: readonly Staff[], ink: BinaryImage): StaffS
     if (above && current && joined(above, staves[index]!, ink)) current.staves.push(index);
     else systems.push({ staves: [index] });
   }
-  return joinGroups(systems, staves, ink);
+  return completeSystems(joinGroups(systems, staves, ink), staves);
+}
+
+/**
+ * On a photographed page whose lower half curves away, the line joining a system's staves at their start
+ * may be lost, and the system falls apart into pieces. Where two systems or more of a page have one staff
+ * count N (of two or more staves), consecutive pieces smaller than N that add up to exactly N, no further
+ * apart than the staves inside those systems, are one system again. A page of single staves (a part) has
+ * no such count and is left alone.
+ */
+function completeSystems(systems: StaffSystem[], staves: readonly Staff[]): StaffSystem[] {
+  const counts = new Map<number, number>();
+  for (const { staves: members } of systems) if (members.length >= 2) counts.set(members.length, (counts.get(members.length) ?? 0) + 1);
+  const [size, times] = [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0] ?? [0, 0];
+  if (times < 2) return systems;
+  const widestInside = Math.max(...systems.filter((sys) => sys.staves.length === size).flatMap((sys) => innerGaps(sys, staves)));
+  const completed: StaffSystem[] = [];
+  for (let i = 0; i < systems.length; i++) {
+    let end = i;
+    let count = systems[i]!.staves.length;
+    while (count < size && end + 1 < systems.length && systems[end + 1]!.staves.length < size) count += systems[++end]!.staves.length;
+    const merged = { staves: systems.slice(i, end + 1).flatMap((sys) => sys.staves) };
+    if (end > i && count === size && innerGaps(merged, staves).every((gap) => gap <= GROUP_GAP * widestInside)) {
+      completed.push(merged);
+      i = end;
+    } else completed.push(systems[i]!);
+  }
+  return completed;
+}
+
+/** The gaps between a system's consecutive staves, bottom line to top line, at their middles. */
+function innerGaps(system: StaffSystem, staves: readonly Staff[]): number[] {
+  return system.staves.slice(1).map((s, k) => top(staves[s]!) - bottom(staves[system.staves[k]!]!));
 }
 
 /**
@@ -57,7 +89,7 @@ const MIN_SHARED_BARLINES = 2;
 
 function oneSystem(upper: StaffSystem, lower: StaffSystem, staves: readonly Staff[], ink: BinaryImage): boolean {
   if (upper.staves.length < 2 || lower.staves.length < 2) return false;
-  const gaps = (system: StaffSystem) => system.staves.slice(1).map((s, k) => top(staves[s]!) - bottom(staves[system.staves[k]!]!));
+  const gaps = (system: StaffSystem) => innerGaps(system, staves);
   const [last, first] = [staves[upper.staves[upper.staves.length - 1]!]!, staves[lower.staves[0]!]!];
   const space = last.space;
   if (Math.abs(last.x0 - first.x0) > space || Math.abs(last.x1 - first.x1) > space) return false;

@@ -48,4 +48,16 @@ describe('groupSystems', () => {
     const lines = page(tops(3), [], () => [200, 400]);
     expect(groupSystems(lines.staves, lines.ink).map((s) => s.staves)).toEqual([[0], [1], [2]]);
   });
+
+  it('joins again the staves of a system whose joining line was lost, where other systems show its staff count', () => {
+    // Three systems of three staves, a wide gap between systems; the last system's line at its start is lost.
+    const systemTops = [0, 1, 2].flatMap((k) => [0, 1, 2].map((s) => 20 + k * (3 * 4 * SPACE + 4 * GAP) + s * (4 * SPACE + GAP)));
+    const lost = page(systemTops, [[0, 1, 2], [3, 4, 5]], (s) => [200 + 10 * Math.floor(s / 3)]);
+    expect(groupSystems(lost.staves, lost.ink).map((s) => s.staves)).toEqual([[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
+    // Pieces a system's gap apart stay apart, and so do pieces that add up to more than a system.
+    const apart = page([...systemTops.slice(0, 7), systemTops[7]! + 2 * GAP], [[0, 1, 2], [3, 4, 5]], (s) => [200 + 10 * Math.floor(s / 3)]);
+    expect(groupSystems(apart.staves, apart.ink).map((s) => s.staves)).toEqual([[0, 1, 2], [3, 4, 5], [6], [7]]);
+    const more = page([...systemTops, systemTops[8]! + 4 * SPACE + GAP], [[0, 1, 2], [3, 4, 5], [6, 7], [8, 9]], (s) => [200 + 10 * Math.floor(s / 3)]);
+    expect(groupSystems(more.staves, more.ink).map((s) => s.staves)).toEqual([[0, 1, 2], [3, 4, 5], [6, 7], [8, 9]]);
+  });
 });
