@@ -164,6 +164,17 @@ export function systemMeasures(
   return { bounds, right: right.slice(0, bounds.length - 1), left: left.slice(0, bounds.length - 1) };
 }
 
+/** A barline's strokes left to right, lines closer than SAME_STROKE taken as one stroke (the thicker). */
+function distinctStrokes(lines: readonly BarlineSymbol[], space: number): BarlineSymbol[] {
+  const strokes: BarlineSymbol[] = [];
+  for (const line of [...lines].sort((a, b) => a.x - b.x)) {
+    const last = strokes[strokes.length - 1];
+    if (!last || line.x - last.x > space * SAME_STROKE) strokes.push(line);
+    else if (line.thickness > last.thickness) strokes[strokes.length - 1] = line;
+  }
+  return strokes;
+}
+
 /** How far, in spaces, a repeat's dots stand from the barline's outer stroke, at most. */
 const REPEAT_DOT_REACH = 1.5;
 /** A repeat's two dots stand one above the other: their centres this many spaces apart across, at most. */
@@ -184,12 +195,12 @@ function describe(
   space: number,
   heavy: (l: BarlineSymbol) => boolean,
 ): [ending: Barline | undefined, opening: Barline | undefined] {
-  const strokes: BarlineSymbol[] = [];
-  for (const line of [...group].sort((a, b) => a.x - b.x)) {
-    const last = strokes[strokes.length - 1];
-    if (!last || line.x - last.x > space * SAME_STROKE) strokes.push(line);
-    else if (line.thickness > last.thickness) strokes[strokes.length - 1] = line;
-  }
+  // A double barline prints both its strokes on every staff; on a leaning photo one stroke stands a little
+  // further right on each staff down, so strokes are told apart staff by staff, the staff showing most.
+  const strokes = [...members]
+    .map((staff) => distinctStrokes(group.filter((l) => l.staves.includes(staff)), space))
+    .reduce((most, next) => (next.length > most.length ? next : most), [] as BarlineSymbol[]);
+  if (!strokes.length) strokes.push(...distinctStrokes(group, space));
   let style: BarStyle = 'regular';
   if (strokes.length >= 2) {
     const [a, b] = [strokes[0]!, strokes[strokes.length - 1]!];
@@ -198,8 +209,10 @@ function describe(
   // Music prints no lone heavy barline: a single stroke read heavy is the heavy half of a repeat whose
   // thin stroke a scan bled into it, or, without repeat dots, an ordinary barline a scan thickened.
   const loneHeavy = strokes.length === 1 && heavy(strokes[0]!);
-  const x0 = strokes[0]!.x0;
-  const x1 = strokes[strokes.length - 1]!.x1;
+  // Repeat dots are looked for beside the barline's outer strokes on whichever staves they stand.
+  const across = distinctStrokes(group, space);
+  const x0 = across[0]!.x0;
+  const x1 = across[across.length - 1]!.x1;
   // A repeat prints a pair of dots on each staff, in the two spaces either side of the middle line: one
   // dot alone beside a barline is a staccato's or a dotted note's, and a pair on one staff of many is
   // specks a scan left there (or dots the model missed on half the staves, too few to trust).

@@ -39,6 +39,15 @@ describe('measures of a system', () => {
     expect(measures.bounds[1]).toBeCloseTo(315, 0);
   });
 
+  it('read a leaning barline as one stroke, not a double barline, and a double one by the two strokes on a staff', () => {
+    // Each staff shows one stroke, a little further right on each staff down: a plain barline.
+    for (const lean of [3, 6, 10]) expect(system([300, 600], lean).right, `lean ${lean}`).toEqual([undefined, undefined, undefined]);
+    // Two strokes on every staff, leaning alike: a double barline.
+    const tops = [0, 100, 200, 300];
+    const lines = tops.flatMap((top, i) => [300, 600, 607].map((x) => barline(i, top, x + 6 * i)));
+    expect(systemMeasures([0, 1, 2, 3], tops.map(staff), lines, [], SPACE).right[1]).toEqual({ style: 'light-light' });
+  });
+
   it('ignore a line seen on one staff of four (a stem taken for a barline)', () => {
     const staves = [0, 100, 200, 300].map(staff);
     const measures = systemMeasures([0, 1, 2, 3], staves, [barline(2, 200, 450)], [], SPACE);
