@@ -195,12 +195,14 @@ function describe(
   space: number,
   heavy: (l: BarlineSymbol) => boolean,
 ): [ending: Barline | undefined, opening: Barline | undefined] {
+  // Across the system, for where its outer strokes stand.
+  const across = distinctStrokes(group, space);
   // A double barline prints both its strokes on every staff; on a leaning photo one stroke stands a little
   // further right on each staff down, so strokes are told apart staff by staff, the staff showing most.
-  const strokes = [...members]
+  const onStaff = [...members]
     .map((staff) => distinctStrokes(group.filter((l) => l.staves.includes(staff)), space))
     .reduce((most, next) => (next.length > most.length ? next : most), [] as BarlineSymbol[]);
-  if (!strokes.length) strokes.push(...distinctStrokes(group, space));
+  const strokes = onStaff.length ? onStaff : across;
   let style: BarStyle = 'regular';
   if (strokes.length >= 2) {
     const [a, b] = [strokes[0]!, strokes[strokes.length - 1]!];
@@ -210,7 +212,6 @@ function describe(
   // thin stroke a scan bled into it, or, without repeat dots, an ordinary barline a scan thickened.
   const loneHeavy = strokes.length === 1 && heavy(strokes[0]!);
   // Repeat dots are looked for beside the barline's outer strokes on whichever staves they stand.
-  const across = distinctStrokes(group, space);
   const x0 = across[0]!.x0;
   const x1 = across[across.length - 1]!.x1;
   // A repeat prints a pair of dots on each staff, in the two spaces either side of the middle line: one
