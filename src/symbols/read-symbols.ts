@@ -720,21 +720,23 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
     const cx0 = c.x0 + (k * width) / columns;
     const cx1 = c.x0 + ((k + 1) * width) / columns;
     // Rows of this column that hold head pixels, at class-map resolution.
-    const rows = new Set<number>();
+    const rows = new Map<number, number>();
     const classes = new Map<number, number>();
     for (const i of c.pixels) {
       const x = (i % map.width) * MAP_SCALE + MAP_SCALE / 2;
       if (x < cx0 || x >= cx1) continue;
-      rows.add(Math.floor(i / map.width));
+      const row = Math.floor(i / map.width);
+      rows.set(row, (rows.get(row) ?? 0) + 1);
       classes.set(map.data[i]!, (classes.get(map.data[i]!) ?? 0) + 1);
     }
     const own = columnKind(kind, classes);
-    const sorted = [...rows].sort((a, b) => a - b);
+    const sorted = [...rows.keys()].sort((a, b) => a - b);
     let runStart = 0;
     for (let r = 1; r <= sorted.length; r++) {
       if (r < sorted.length && sorted[r]! - sorted[r - 1]! <= 1) continue;
       const top = sorted[runStart]! * MAP_SCALE;
       const bottom = (sorted[r - 1]! + 1) * MAP_SCALE;
+      const middle = centroid(sorted.slice(runStart, r), rows);
       runStart = r;
       const tall = bottom - top;
       if (tall < space * HEAD_RUN_MIN_HEIGHT) continue; // a sliver of a neighbouring column
@@ -744,7 +746,7 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
       const x = (cx0 + cx1) / 2;
       const used = new Set<number>();
       for (let n = 0; n < count; n++) {
-        const y = count === 1 ? (top + bottom) / 2 : top + space / 2 + (n * (tall - space)) / (count - 1);
+        const y = count === 1 ? middle : top + space / 2 + (n * (tall - space)) / (count - 1);
         const position = ledgerPosition(staffPosition(staff, x, y), map, cx0, cx1, y, space);
         if (used.has(position)) continue;
         used.add(position);
@@ -753,6 +755,21 @@ function splitHeads(c: Component, p: Placed, staff: Staff, map: ClassMap, space:
     }
   }
   return heads;
+}
+
+/**
+ * The height, in prepared pixels, at which a run of head rows holds its pixels' weight: a head's body is wide and
+ * what clings to it (a stem's foot, a beam's or a scan's blur) is narrow, so the body decides where the head stands.
+ */
+function centroid(run: readonly number[], widths: ReadonlyMap<number, number>): number {
+  let weight = 0;
+  let sum = 0;
+  for (const row of run) {
+    const w = widths.get(row)!;
+    weight += w;
+    sum += w * (row * MAP_SCALE + MAP_SCALE / 2);
+  }
+  return sum / weight;
 }
 
 /** A column takes the other head kind where that kind has at least this many times the pixels of the component's kind. */

@@ -110,6 +110,17 @@ describe('readSymbols', () => {
     expect(heads.map((h) => h.x0)).toEqual([200, 260]);
   });
 
+  it('places a head by its body, not by a thin stem foot painted as head above it', () => {
+    // A head on the staff's second line (y 112, position 2): map rows 53–58, with a stem's foot one map
+    // pixel wide painted as head over the four rows above it. The run's middle (y 108) would stand nearer
+    // the space above; the body's weight stands on the line.
+    const map = mapWithStem([]);
+    paint(map, CLASS_INDEX.noteheadBlack, 100, 106, 53, 59);
+    paint(map, CLASS_INDEX.noteheadBlack, 105, 106, 49, 53);
+    const { heads } = readSymbols(map, [staff], SPACE);
+    expect(heads.map((h) => h.position)).toEqual([2]);
+  });
+
   it('puts a blurred head below the staff on the ledger line running through its middle', () => {
     // The staff's top line at y 100, so the first ledger line below is at 160 (position 10). A head
     // centred at 156 (position 9.3, nearer the space above) with that ledger line running through it …
