@@ -18,6 +18,7 @@ import { readSymbols } from '../symbols/read-symbols.js';
 import { segmentSymbols } from '../symbols/segment.js';
 import { pageSight } from '../symbols/page-sight.js';
 import { classifyMarks, staccatosAmongDots } from '../symbols/marks.js';
+import { unpaintedDots } from '../symbols/unpainted-dots.js';
 import { readPage, type SystemReading } from '../assembly/read-page.js';
 import type { OcrReader } from '../text/ocr.js';
 import { readEarlyText, readPageText, type PageText } from '../text/page-text.js';
@@ -98,8 +99,11 @@ export async function recognizePage(
   const { markCandidates, dots: paintedDots, ...unmarked } = readSymbols(map, staves, CANONICAL_STAFF_SPACE, ink);
   const marks = await classifyMarks(gray, markCandidates, CANONICAL_STAFF_SPACE);
   // Staccatos the symbol model painted as augmentation dots (under the beams of running notes, mostly).
-  const { staccatos, dots } = await staccatosAmongDots(gray, paintedDots, [...unmarked.heads, ...unmarked.rests], CANONICAL_STAFF_SPACE);
-  const symbols = { ...unmarked, dots, articulations: [...marks, ...staccatos] };
+  const lengthened = [...unmarked.heads, ...unmarked.rests];
+  const { staccatos, dots } = await staccatosAmongDots(gray, paintedDots, lengthened, CANONICAL_STAFF_SPACE);
+  // And those it left unpainted, found in the ink over and under the heads (a faint or blurred scan's).
+  const inInk = await staccatosAmongDots(gray, unpaintedDots(ink, map, unmarked.heads, CANONICAL_STAFF_SPACE), lengthened, CANONICAL_STAFF_SPACE);
+  const symbols = { ...unmarked, dots, articulations: [...marks, ...staccatos, ...inInk.staccatos] };
   // Lines that look like staves with neither a clef nor a note on them are not music (ruled paper, a table, a form).
   if (!symbols.heads.length && !symbols.clefs.length) {
     throw new OmrError('NO_MUSIC_DETECTED', 'This page has lines like staves but no clefs or notes on them, so it was not read as music.');
