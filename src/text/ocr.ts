@@ -1,8 +1,8 @@
 /**
- * Text recognition through tesseract.js: one worker per job, started while
- * the first page is prepared, reading cropped line images (page segmentation
- * mode 7, a single line) rather than whole pages, and closed when the job
- * ends.
+ * Text recognition through tesseract.js: a worker started while a job's
+ * first page is prepared, reading cropped line images (page segmentation
+ * mode 7, a single line) rather than whole pages, and kept a while after the
+ * job ends for the next one.
  *
  * Nothing is downloaded: Node loads tesseract.js-core from node_modules and
  * traineddata from local folders (env.tessdata, else Debian's tesseract-ocr-*
@@ -129,8 +129,39 @@ const PARAMETERS = {
 };
 
 /**
- * Starts a worker for a job's locales, or resolves undefined when this host
- * has no traineddata or the worker cannot start.
+ * An idle worker is kept this long for the next job (a server's next request, a script's next file):
+ * starting one costs a quarter of a second and more of a processor. In Node it never holds the process
+ * open: its thread counts only while it reads.
+ */
+export const KEEP_IDLE_MS = 20_000;
+
+/** A started worker, shared by the jobs that read with the same languages from the same folder. */
+interface Shared {
+  key: string;
+  started: Promise<Started | undefined>;
+  /** Jobs holding it. */
+  users: number;
+  /** Closes it once idle for {@link KEEP_IDLE_MS}. */
+  timer?: ReturnType<typeof setTimeout>;
+  /** A worker that failed is shared no more. */
+  broken: boolean;
+}
+
+interface Started {
+  worker: Awaited<ReturnType<Tesseract['createWorker']>>;
+  /** Its thread, in Node a worker_threads Worker: held only while lines are being read. */
+  thread?: { ref?: () => void; unref?: () => void };
+  reading: number;
+}
+
+/** The worker kept between jobs; one, for the languages asked last. */
+let kept: Shared | undefined;
+
+/**
+ * A worker for a job's locales, the one kept from an earlier job where it
+ * reads the same languages, or undefined when this host has no traineddata
+ * or the worker cannot start. `close` hands it back; it is closed once no
+ * job has held it for {@link KEEP_IDLE_MS}.
  */
 export async function openOcr(locales: readonly string[]): Promise<OcrReader | undefined> {
   if (!isNode && !env.tesseractBase) return undefined;
@@ -142,6 +173,69 @@ export async function openOcr(locales: readonly string[]): Promise<OcrReader | u
   }
   if (!picked || !picked.choice.languages.length) return undefined;
   const { folder, choice } = picked;
+  const key = `${folder.base}\n${folder.gzip}\n${choice.languages.join('+')}`;
+  let shared = kept?.key === key && !kept.broken ? kept : undefined;
+  if (!shared) {
+    // A kept worker for other languages goes once no job holds it; one in use stays with its jobs.
+    if (kept && !kept.users) release(kept);
+    shared = { key, started: startWorker(folder, choice.languages, () => fail(shared!)), users: 0, broken: false };
+    kept = shared;
+  }
+  const mine = shared;
+  mine.users++;
+  clearTimeout(mine.timer);
+  const started = await mine.started;
+  if (!started) {
+    mine.users--;
+    fail(mine);
+    return undefined;
+  }
+  let closed = false;
+  return {
+    languages: choice.languages,
+    fallbacks: choice.fallbacks,
+    async readLine(image) {
+      // The thread holds the process open while it reads, and only then.
+      if (started.reading++ === 0) started.thread?.ref?.();
+      try {
+        return await recognizeLine(started.worker, image);
+      } finally {
+        if (--started.reading === 0) started.thread?.unref?.();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (--mine.users > 0) return;
+      if (mine.broken || kept !== mine) return release(mine);
+      const timer = setTimeout(() => {
+        if (kept === mine) kept = undefined;
+        void release(mine);
+      }, KEEP_IDLE_MS);
+      // A timer that holds the process open would keep a finished script waiting.
+      (timer as { unref?: () => void }).unref?.();
+      mine.timer = timer;
+    },
+  };
+}
+
+/** No job takes this worker any more; it is closed once none holds it. */
+function fail(shared: Shared): void {
+  shared.broken = true;
+  if (kept === shared) kept = undefined;
+  if (!shared.users) void release(shared);
+}
+
+/** Closes a worker (its thread ends); a failed start leaves nothing to close. */
+async function release(shared: Shared): Promise<void> {
+  clearTimeout(shared.timer);
+  if (kept === shared) kept = undefined;
+  const started = await shared.started;
+  await started?.worker.terminate().catch(() => {});
+}
+
+/** Starts a worker reading `languages` from `folder`, or resolves undefined where it cannot start. */
+async function startWorker(folder: TessdataFolder, languages: readonly string[], onError: () => void): Promise<Started | undefined> {
   let failed: (err: Error) => void = () => {};
   const failure = new Promise<never>((_, reject) => (failed = reject));
   failure.catch(() => {});
@@ -149,44 +243,47 @@ export async function openOcr(locales: readonly string[]): Promise<OcrReader | u
     const base = env.tesseractBase?.endsWith('/') ? env.tesseractBase : `${env.tesseractBase ?? ''}/`;
     const { createWorker, OEM } = await loadTesseract(base);
     const worker = await Promise.race([
-      createWorker(choice.languages.join('+'), OEM.LSTM_ONLY, {
+      createWorker(languages.join('+'), OEM.LSTM_ONLY, {
         langPath: folder.base,
         gzip: folder.gzip,
         // 'none': never write traineddata into the working directory (Node) or IndexedDB (browsers).
         cacheMethod: 'none',
         ...(isNode ? {} : { workerPath: `${base}worker.min.js`, corePath: base, workerBlobURL: false }),
         // Without a handler tesseract.js throws a worker's error on the main thread, where nothing can catch it.
-        errorHandler: (err: unknown) => failed(new Error(String(err))),
+        errorHandler: (err: unknown) => {
+          failed(new Error(String(err)));
+          onError();
+        },
       }),
       failure,
     ]);
     await worker.setParameters(PARAMETERS as Record<string, string>);
-    return {
-      languages: choice.languages,
-      fallbacks: choice.fallbacks,
-      async readLine(image) {
-        // Lines may be sent all at once: the worker reads them in the order sent, each to its own reply.
-        // Both of tesseract.js's image loaders pass a Uint8Array through as the file's bytes (its types say Buffer).
-        const result = await worker.recognize(encodePgm(image) as unknown as Buffer, {}, { text: false, blocks: true });
-        const words: OcrWord[] = [];
-        for (const block of result.data.blocks ?? []) {
-          for (const paragraph of block.paragraphs) {
-            for (const line of paragraph.lines) {
-              for (const word of line.words) {
-                if (!word.text.trim()) continue;
-                const symbols = word.symbols.map((c) => ({ text: c.text, x0: c.bbox.x0, x1: c.bbox.x1 }));
-                words.push({ text: word.text.trim(), confidence: word.confidence, ...word.bbox, symbols });
-              }
-            }
-          }
-        }
-        return words;
-      },
-      close: () => worker.terminate().then(() => undefined),
-    };
+    const thread = (worker as unknown as { worker?: Started['thread'] }).worker;
+    thread?.unref?.();
+    return { worker, thread, reading: 0 };
   } catch {
     return undefined;
   }
+}
+
+/** One line's words, as tesseract reads them. */
+async function recognizeLine(worker: Started['worker'], image: GrayImage): Promise<OcrWord[]> {
+  // Lines may be sent all at once: the worker reads them in the order sent, each to its own reply.
+  // Both of tesseract.js's image loaders pass a Uint8Array through as the file's bytes (its types say Buffer).
+  const result = await worker.recognize(encodePgm(image) as unknown as Buffer, {}, { text: false, blocks: true });
+  const words: OcrWord[] = [];
+  for (const block of result.data.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        for (const word of line.words) {
+          if (!word.text.trim()) continue;
+          const symbols = word.symbols.map((c) => ({ text: c.text, x0: c.bbox.x0, x1: c.bbox.x1 }));
+          words.push({ text: word.text.trim(), confidence: word.confidence, ...word.bbox, symbols });
+        }
+      }
+    }
+  }
+  return words;
 }
 
 type Tesseract = typeof import('tesseract.js');
