@@ -9,7 +9,7 @@ import { OmrError } from '../errors.js';
 import type { Raster } from '../image/raster.js';
 import { countPages, type InputFile } from '../input/decode-pages.js';
 import { pageWarnings, type PageReport } from '../recognize/page-report.js';
-import { RECOGNITION_MODEL_VERSION, recognizeScore } from '../recognize/recognize-score.js';
+import { RECOGNITION_MODEL_VERSION, recognizeScore, startTextReader } from '../recognize/recognize-score.js';
 import type { PageStages } from '../recognize/recognize-page.js';
 import { pageViews, scoreViews } from '../recognize/stage-views.js';
 import { encodePng } from '../image/png-encode.js';
@@ -89,6 +89,8 @@ export async function runRecognize(command: RecognizeCommand, io: RecognizeIO): 
   const chatty = !command.quiet && !command.json;
   let progress: ReturnType<typeof createProgress> | undefined;
   try {
+    // The text reader starts while the pages are counted; recognition then finds it started.
+    if (command.readText) startTextReader(command.locale ? [command.locale] : undefined);
     let total = 0;
     for (const file of files) total += await countPages(file);
     if (command.pages) {
