@@ -23,7 +23,6 @@ import type { PageText } from '../text/page-text.js';
 import { DIGIT_MODEL_VERSION } from '../symbols/digits.js';
 import { SYMBOL_MODEL_VERSION } from '../symbols/segment.js';
 
-/** The models a recognised score came from, as written into its MusicXML `<encoding>`. */
 /**
  * PDF pages are first rendered for recognition at 200 dpi: printed staff
  * spaces (1.3–2 mm) come out at 10–16 px, near the canonical 12 px the page
@@ -32,6 +31,7 @@ import { SYMBOL_MODEL_VERSION } from '../symbols/segment.js';
  */
 export const RECOGNITION_PDF_DPI = 200;
 
+/** The models a recognised score came from, as written into its MusicXML `<encoding>`. */
 export const RECOGNITION_MODEL_VERSION = `${SYMBOL_MODEL_VERSION}+${DIGIT_MODEL_VERSION}`;
 
 export interface RecognizeProgress {
