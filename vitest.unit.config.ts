@@ -27,6 +27,7 @@ export default mergeConfig(
         'test/symbols/mark-classifier.test.ts',
         'test/text/page-text.test.ts',
         'test/text/recognize-text.test.ts',
+        'test/text/ocr-kept.test.ts',
         'test/text/text-regions.test.ts',
         'test/bench/**',
         'test/training/**',
