@@ -332,13 +332,16 @@ function enclosedMark(line: TextLine, input: TextPageInput, { labels, boxes }: I
     if (!hits[0] || hits.some((h) => h !== hits[0]) || !fits(boxes[hits[0]]!, inner)) return undefined;
   }
   const glyphBoxes = letters.map((g) => ({ label: g, ...boxes[g]! }));
+  const staff = markStaff(input, (inner.x0 + inner.x1) / 2, inner.y1);
+  // Off the staves (beside a short staff on a photo): no mark of any.
+  if (staff < 0) return undefined;
   return {
     ...line,
     ...inner,
     kind: 'rehearsal',
     glyphs: letters,
     spans: inkSpans(glyphBoxes),
-    staff: markStaff(input, (inner.x0 + inner.x1) / 2, inner.y1),
+    staff,
     size: median(glyphBoxes.map((b) => b.y1 - b.y0)),
   };
 }
@@ -677,7 +680,9 @@ function classify(lines: Line[], input: TextPageInput): TextLine[] {
       const startsSystem = nearBelow && systems.some((s) => s.staves[0] === below);
       // Within a system, expression words stand under the staff they are for, as its dynamics do.
       const cy = (row.y0 + row.y1) / 2;
-      out.push(startsSystem ? make(row, 'tempo', { staff: below }) : make(row, 'expression', { staff: nearBelow ? markStaff(input, cx, cy) : staff }));
+      // A row beside the staff below rather than over it (its lines end short of the row on a photo) stays with the staff above.
+      const marked = nearBelow ? markStaff(input, cx, cy) : staff;
+      out.push(startsSystem ? make(row, 'tempo', { staff: below }) : make(row, 'expression', { staff: marked < 0 ? staff : marked }));
     }
   }
 
