@@ -65,7 +65,7 @@ export interface RecognizeSummary {
    * Each page recognised (1-based): how far it was turned to stand upright, how sure its reading is, why it was
    * skipped, and the staff space of staves too small to read well.
    */
-  pageReadings: { page: number; turned: number; confidence: number; skipped?: PageReport['skipped']; tinyStaffSpace?: number }[];
+  pageReadings: { page: number; turned: number; confidence: number; skipped?: PageReport['skipped']; tinyStaffSpace?: number; textUnread?: true }[];
   warnings: string[];
   lowConfidenceMeasures: { part: string; measure: string; index: number; page: number; confidence: number }[];
   outputs: { format: string; path: string }[];
@@ -210,6 +210,7 @@ function summarise(
       confidence: r.confidence,
       ...(r.skipped ? { skipped: r.skipped } : {}),
       ...(r.tinyStaffSpace ? { tinyStaffSpace: r.tinyStaffSpace } : {}),
+      ...(r.textUnread ? { textUnread: r.textUnread } : {}),
     })),
     warnings,
     lowConfidenceMeasures,

@@ -26,11 +26,14 @@ export interface PageReport {
    * line, as on a whole page photographed from afar): their staff space in the page's pixels.
    */
   tinyStaffSpace?: number;
+  /** Set where the page's text (title, part names, words, dynamics, lyrics) could not be read, though its music was. */
+  textUnread?: true;
 }
 
 /**
  * What a person should know about a job's pages, one sentence each (pages counted from 1): those
- * skipped, those that came turned, and those whose staves are too small to read well.
+ * skipped, those that came turned, those whose staves are too small to read well, and those whose text
+ * could not be read.
  */
 export function pageWarnings(reports: readonly PageReport[]): string[] {
   return reports.flatMap((r) => {
@@ -44,6 +47,7 @@ export function pageWarnings(reports: readonly PageReport[]): string[] {
           'a photo taken closer, or a scan at a higher resolution, reads better.',
       );
     }
+    if (r.textUnread) warnings.push(`The text of page ${r.page + 1} (title, part names, words, dynamics, lyrics) could not be read; its music was.`);
     return warnings;
   });
 }

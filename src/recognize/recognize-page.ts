@@ -33,6 +33,8 @@ export interface PageTextSink {
   pages: PageText[];
   /** The page whose text is being read; settles when it is (never rejects). */
   pending?: Promise<void>;
+  /** Pages whose text failed to be read, though their music was (not those read with no OCR reader at all). */
+  unread: Set<number>;
 }
 
 /**
@@ -92,7 +94,12 @@ export async function recognizePage(
   if (text) {
     // One page's reading at a time, so at most two pages wait in memory.
     await text.pending;
-    read = Promise.all([text.ocr, early]).then(([ocr, ahead]) => (ocr ? readPageText({ ...found, map }, ocr, ahead ?? undefined) : undefined)).catch(() => undefined);
+    read = Promise.all([text.ocr, early])
+      .then(([ocr, ahead]) => (ocr ? readPageText({ ...found, map }, ocr, ahead ?? undefined) : undefined))
+      .catch(() => {
+        text.unread.add(page);
+        return undefined;
+      });
     text.pending = read.then(() => {});
   }
   // The marks around notes are candidates until the mark model reads them.

@@ -42,7 +42,7 @@ export interface RecognizeProgress {
 
 export interface RecognizeOptions {
   onProgress?: (progress: RecognizeProgress) => void;
-  /** Called once a page is read or skipped, in page order. */
+  /** Called once a page is read (its text as well) or skipped, in page order. */
   onPage?: (report: PageReport) => void;
   /** Receives the first page's raster (for a thumbnail) before it is recognised. */
   onFirstPage?: (raster: Raster) => void;
@@ -87,7 +87,12 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
   let first = true;
   let empty: OmrError | undefined;
   // One OCR worker reads the whole job's text; it starts now, loading while the first page is decoded.
-  const text: PageTextSink | undefined = options.readText === false ? undefined : { ocr: openOcr(textLocales(options.locales)), pages: [] as PageText[] };
+  const text: PageTextSink | undefined = options.readText === false ? undefined : { ocr: openOcr(textLocales(options.locales)), pages: [] as PageText[], unread: new Set<number>() };
+  // A page is reported once its text is read (or failed), in page order.
+  const report = (page: PageReport) => {
+    if (!text?.pending) return void options.onPage?.(page);
+    text.pending = text.pending.then(() => options.onPage?.(text.unread.has(page.page) ? { ...page, textUnread: true } : page));
+  };
   try {
     const pages = options.pages && new Set(options.pages);
     // A resolution asked for is kept; otherwise each PDF page is rendered again where its staff size calls for it.
@@ -99,12 +104,12 @@ export async function recognizeScore(files: readonly InputFile[], options: Recog
       try {
         const { systems, turned, tinyStaffSpace } = await recognizePage(raster, page, (stage) => options.onProgress?.({ page, stage }), text, options.onStages);
         readings.push(...systems);
-        options.onPage?.({ page, turned, confidence: readingConfidence(systems), ...(tinyStaffSpace ? { tinyStaffSpace } : {}) });
+        report({ page, turned, confidence: readingConfidence(systems), ...(tinyStaffSpace ? { tinyStaffSpace } : {}) });
       } catch (err) {
         // A title page or a page of text among the music is skipped, and said so; a job with no music at all fails.
         if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;
         empty ??= err;
-        options.onPage?.({ page, turned: 0, confidence: 0, skipped: { code: 'NO_MUSIC_DETECTED', message: err.message } });
+        report({ page, turned: 0, confidence: 0, skipped: { code: 'NO_MUSIC_DETECTED', message: err.message } });
       }
     }
   } finally {

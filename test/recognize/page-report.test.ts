@@ -19,4 +19,10 @@ describe('pageWarnings', () => {
     expect(pageWarnings([{ page: 0, turned: 90, confidence: 0.5, tinyStaffSpace: 4 }])).toHaveLength(2);
     expect(pageWarnings([{ page: 2, turned: 0, confidence: 0, skipped: { code: 'NO_MUSIC_DETECTED', message: 'No staves.' } }])).toEqual(['Page 3 was skipped: No staves.']);
   });
+
+  it('names a page whose text could not be read, saying its music was', () => {
+    expect(pageWarnings([{ page: 3, turned: 0, confidence: 0.9, textUnread: true }])).toEqual([
+      'The text of page 4 (title, part names, words, dynamics, lyrics) could not be read; its music was.',
+    ]);
+  });
 });
