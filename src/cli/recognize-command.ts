@@ -63,7 +63,7 @@ export interface RecognizeSummary {
   pageTimings: PageTiming[];
   /**
    * Each page recognised (1-based): how far it was turned to stand upright, how sure its reading is, why it was
-   * skipped, and the staff space of staves too small to read well.
+   * skipped, the staff space of staves too small to read well, and whether its text could not be read.
    */
   pageReadings: { page: number; turned: number; confidence: number; skipped?: PageReport['skipped']; tinyStaffSpace?: number; textUnread?: true }[];
   warnings: string[];
