@@ -55,8 +55,7 @@ const TURNS = { 90: 6, 180: 3, 270: 8 } as const;
  * NO_MUSIC_DETECTED (or UNSUPPORTED_TABLATURE) as findStaves does when no way up shows staves.
  */
 export function uprightPage(raster: Raster): UprightPage {
-  let staffSpace: number | undefined;
-  const read = (turn: PageTurn): UprightPage => {
+  const read = (turn: PageTurn, staffSpace?: number): UprightPage => {
     const prepared = preparePage(turn ? orientRaster(raster, TURNS[turn]) : raster, { staffSpace });
     const staves = findStaves(prepared.ink, prepared.gray, CANONICAL_STAFF_SPACE, prepared.sharp, prepared.lineThickness);
     return { prepared, staves, turned: turn, ...(staffSpace ? { tinyStaffSpace: staffSpace } : {}) };
@@ -68,16 +67,12 @@ export function uprightPage(raster: Raster): UprightPage {
     if (!(err instanceof OmrError) || err.code !== 'NO_MUSIC_DETECTED') throw err;
     // No staves where the page's staff size was estimated: they may be smaller than the estimates see,
     // or the page may lie on its side.
-    staffSpace = tinyStaffSpace(raster);
-    page = staffSpace ? readOrNothing(() => read(0)) : undefined;
-    if (!page) {
-      staffSpace = undefined;
-      page = readOrNothing(() => read(90));
-    }
+    const tiny = tinyStaffSpace(raster);
+    page = (tiny ? readOrNothing(() => read(0, tiny)) : undefined) ?? readOrNothing(() => read(90));
     if (!page) throw err;
   }
   if (!upsideDown(page.prepared.ink, page.staves, CANONICAL_STAFF_SPACE)) return page;
-  return read(((page.turned + 180) % 360) as PageTurn);
+  return read(((page.turned + 180) % 360) as PageTurn, page.tinyStaffSpace);
 }
 
 /** The page read, or undefined where the reading found no music. */

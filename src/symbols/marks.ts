@@ -23,6 +23,7 @@ import { staffLineY, type Staff } from '../staves/detect-staves.js';
 import { BESIDE_STAFF, nearestStaff } from '../staves/staff-geometry.js';
 import { classComponents, MAP_SCALE, type Component } from './components.js';
 import { headsNear, type HeadsNear } from './heads-near.js';
+import { inkIslands, type InkIsland, type PixelBox } from './ink-islands.js';
 import { MARK_CELL_HEIGHT, MARK_CELL_WIDTH, MARK_CLASSES, markCell } from './mark-cells.js';
 import { markFamily, type MarkKind } from '../reading/mark-kinds.js';
 import { onnxModel, softmaxBest } from './onnx-model.js';
@@ -192,14 +193,6 @@ function candidate(map: ClassMap, c: Component, staves: readonly Staff[], space:
   return [{ ...piece, ...centre, staff, confidence: c.confidence, ...(lettering ? { lettering } : {}), ...(island ? {} : { onSlur: true }) }];
 }
 
-/** A box in prepared pixels. */
-interface PixelBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
 /**
  * The solid square of ink, `side` pixels wide, inside the box whose centre stands nearest the box's: a dot's core.
  * Undefined where there is none.
@@ -225,50 +218,12 @@ function dotCore(ink: BinaryImage, box: PixelBox, side: number): PixelBox | unde
 }
 
 /**
- * The largest island of ink that starts inside a box: a piece of ink (eight neighbours) with a pixel in the
- * box that stays within `margin` pixels of it. Undefined where all the box's ink runs on further.
+ * The largest island of ink that starts inside a box (see {@link inkIslands}); undefined where all the
+ * box's ink runs on further than `margin`.
  */
 function inkIsland(ink: BinaryImage, box: PixelBox, margin: number): PixelBox | undefined {
-  const fx0 = Math.max(0, Math.floor(box.x0 - margin));
-  const fy0 = Math.max(0, Math.floor(box.y0 - margin));
-  const fx1 = Math.min(ink.width - 1, Math.ceil(box.x1 + margin));
-  const fy1 = Math.min(ink.height - 1, Math.ceil(box.y1 + margin));
-  const w = fx1 - fx0 + 1;
-  const seen = new Uint8Array(w * (fy1 - fy0 + 1));
-  const inked = (x: number, y: number) => ink.data[y * ink.width + x] !== 0;
-  let best: (PixelBox & { area: number }) | undefined;
-  for (let sy = Math.max(fy0, Math.floor(box.y0)); sy <= Math.min(fy1, Math.ceil(box.y1)); sy++) {
-    for (let sx = Math.max(fx0, Math.floor(box.x0)); sx <= Math.min(fx1, Math.ceil(box.x1)); sx++) {
-      if (seen[(sy - fy0) * w + (sx - fx0)] || !inked(sx, sy)) continue;
-      const piece = { x0: sx, y0: sy, x1: sx, y1: sy, area: 0 };
-      // Reaching the frame (not the page's edge) is ink running on.
-      let runsOn = false;
-      const stack = [sx, sy];
-      seen[(sy - fy0) * w + (sx - fx0)] = 1;
-      while (stack.length) {
-        const y = stack.pop()!;
-        const x = stack.pop()!;
-        piece.area++;
-        piece.x0 = Math.min(piece.x0, x);
-        piece.x1 = Math.max(piece.x1, x);
-        piece.y0 = Math.min(piece.y0, y);
-        piece.y1 = Math.max(piece.y1, y);
-        if ((x === fx0 && fx0 > 0) || (x === fx1 && fx1 < ink.width - 1) || (y === fy0 && fy0 > 0) || (y === fy1 && fy1 < ink.height - 1)) runsOn = true;
-        for (let dy = -1; dy <= 1; dy++) {
-          for (let dx = -1; dx <= 1; dx++) {
-            const [nx, ny] = [x + dx, y + dy];
-            if (nx < fx0 || ny < fy0 || nx > fx1 || ny > fy1) continue;
-            const k = (ny - fy0) * w + (nx - fx0);
-            if (seen[k] || !inked(nx, ny)) continue;
-            seen[k] = 1;
-            stack.push(nx, ny);
-          }
-        }
-      }
-      if (!runsOn && (!best || piece.area > best.area)) best = piece;
-    }
-  }
-  return best && { x0: best.x0, y0: best.y0, x1: best.x1 + 1, y1: best.y1 + 1 };
+  const largest = inkIslands(ink, box, margin).reduce<InkIsland | undefined>((best, piece) => (!best || piece.pixels.length > best.pixels.length ? piece : best), undefined);
+  return largest && { x0: largest.x0, y0: largest.y0, x1: largest.x1, y1: largest.y1 };
 }
 
 /** Whether any pixel of the component has a neighbour (of eight) of the class. */

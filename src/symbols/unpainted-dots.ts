@@ -9,6 +9,7 @@
  */
 import type { BinaryImage } from '../preparation/binarize.js';
 import { MAP_SCALE } from './components.js';
+import { inkIslands, type InkIsland } from './ink-islands.js';
 import type { MarkCandidate } from './marks.js';
 import type { ClassMap } from './segment.js';
 import { CLASS_INDEX } from './symbol-classes.js';
@@ -40,97 +41,41 @@ export interface HeadPoint {
 }
 
 /**
- * The ink dots over and under `heads` that the class map left as paper: each a component of the page's
- * ink alone in its box, round and dot-sized, found once however many heads reach it.
+ * The ink dots over and under `heads` that the class map left as paper: each an island of the page's ink,
+ * round and dot-sized, found once however many heads reach it.
  */
 export function unpaintedDots(ink: BinaryImage, map: ClassMap, heads: readonly HeadPoint[], space: number): MarkCandidate[] {
-  const { width, height } = ink;
-  const seen = new Set<number>();
-  const limit = Math.ceil(space * DOT_MAX);
-  const found: MarkCandidate[] = [];
+  const largest = Math.ceil(space * DOT_MAX);
+  const found = new Map<number, MarkCandidate>();
   for (const head of heads) {
     const x0 = Math.max(0, Math.round(head.x - space * ACROSS));
-    const x1 = Math.min(width - 1, Math.round(head.x + space * ACROSS));
+    const x1 = Math.min(ink.width - 1, Math.round(head.x + space * ACROSS));
     for (const side of [-1, 1]) {
       const near = head.y + side * space * NEAREST;
       const far = head.y + side * space * FURTHEST;
       const y0 = Math.max(0, Math.round(Math.min(near, far)));
-      const y1 = Math.min(height - 1, Math.round(Math.max(near, far)));
-      for (let y = y0; y <= y1; y++) {
-        for (let x = x0; x <= x1; x++) {
-          const i = y * width + x;
-          if (!ink.data[i] || seen.has(i)) continue;
-          const speck = component(ink, i, limit, seen);
-          if (!speck || !dotShaped(speck, space) || painted(map, speck.pixels, width)) continue;
-          const cx = (speck.x0 + speck.x1 + 1) / 2;
-          const cy = (speck.y0 + speck.y1 + 1) / 2;
-          found.push({ x0: speck.x0, y0: speck.y0, x1: speck.x1 + 1, y1: speck.y1 + 1, x: cx, y: cy, staff: head.staff, confidence: INK_CONFIDENCE });
-        }
+      const y1 = Math.min(ink.height - 1, Math.round(Math.max(near, far)));
+      // Ink running on further than a dot is across is a stroke, a line or a head.
+      for (const dot of inkIslands(ink, { x0, y0, x1, y1 }, largest)) {
+        // Its first pixel on the page, whichever head's reach it was met from.
+        const key = Math.min(...dot.pixels);
+        if (found.has(key) || !dotShaped(dot, space, largest) || painted(map, dot.pixels, ink.width)) continue;
+        found.set(key, { ...box(dot), x: (dot.x0 + dot.x1) / 2, y: (dot.y0 + dot.y1) / 2, staff: head.staff, confidence: INK_CONFIDENCE });
       }
     }
   }
-  return found;
+  return [...found.values()];
 }
 
-interface Speck {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  pixels: number[];
-}
+const box = ({ x0, y0, x1, y1 }: InkIsland) => ({ x0, y0, x1, y1 });
 
-/**
- * The 8-connected ink component through pixel `start`; undefined once it reaches further than `limit`
- * pixels across or down (a stroke, a line, a head), where it stops following. Every pixel it went
- * through is marked seen.
- */
-function component(ink: BinaryImage, start: number, limit: number, seen: Set<number>): Speck | undefined {
-  const { width, height, data } = ink;
-  const sx = start % width;
-  const sy = (start - sx) / width;
-  const speck: Speck = { x0: sx, y0: sy, x1: sx, y1: sy, pixels: [] };
-  // Followed afresh from each start: a large component met before, and left unfinished, is large again.
-  const visited = new Set([start]);
-  const stack = [start];
-  let whole = true;
-  while (stack.length) {
-    const i = stack.pop()!;
-    const x = i % width;
-    const y = (i - x) / width;
-    speck.pixels.push(i);
-    speck.x0 = Math.min(speck.x0, x);
-    speck.x1 = Math.max(speck.x1, x);
-    speck.y0 = Math.min(speck.y0, y);
-    speck.y1 = Math.max(speck.y1, y);
-    if (speck.x1 - speck.x0 >= limit || speck.y1 - speck.y0 >= limit) {
-      whole = false;
-      break;
-    }
-    for (let dy = -1; dy <= 1; dy++) {
-      for (let dx = -1; dx <= 1; dx++) {
-        const nx = x + dx;
-        const ny = y + dy;
-        if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-        const j = ny * width + nx;
-        if (data[j] && !visited.has(j)) {
-          visited.add(j);
-          stack.push(j);
-        }
-      }
-    }
-  }
-  for (const i of visited) seen.add(i);
-  return whole ? speck : undefined;
-}
-
-/** Dot-sized, round and solid. */
-function dotShaped(speck: Speck, space: number): boolean {
-  const w = speck.x1 - speck.x0 + 1;
-  const h = speck.y1 - speck.y0 + 1;
-  if (Math.max(w, h) < space * DOT_MIN) return false;
+/** Dot-sized (at most `largest` pixels across), round and solid. */
+function dotShaped(dot: InkIsland, space: number, largest: number): boolean {
+  const w = dot.x1 - dot.x0;
+  const h = dot.y1 - dot.y0;
+  if (Math.max(w, h) < space * DOT_MIN || Math.max(w, h) > largest) return false;
   if (w > h * DOT_MAX_ELONGATION || h > w * DOT_MAX_ELONGATION) return false;
-  return speck.pixels.length >= DOT_MIN_FILL * w * h;
+  return dot.pixels.length >= DOT_MIN_FILL * w * h;
 }
 
 /** Whether the class map painted most of these page pixels (of a page `width` wide) as some symbol. */
@@ -139,9 +84,8 @@ function painted(map: ClassMap, pixels: readonly number[], width: number): boole
   for (const i of pixels) {
     const x = i % width;
     const y = (i - x) / width;
-    const cell = Math.floor(y / MAP_SCALE) * map.width + Math.floor(x / MAP_SCALE);
-    const cls = map.data[cell];
-    if (cls !== undefined && cls !== CLASS_INDEX.background && cls !== CLASS_INDEX.staffLine) symbol++;
+    const cls = map.data[Math.floor(y / MAP_SCALE) * map.width + Math.floor(x / MAP_SCALE)];
+    if (cls !== CLASS_INDEX.background && cls !== CLASS_INDEX.staffLine) symbol++;
   }
   return symbol >= pixels.length * PAINTED_SHARE;
 }

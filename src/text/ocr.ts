@@ -143,8 +143,6 @@ interface Shared {
   users: number;
   /** Closes it once idle for {@link KEEP_IDLE_MS}. */
   timer?: ReturnType<typeof setTimeout>;
-  /** A worker that failed is shared no more. */
-  broken: boolean;
 }
 
 interface Started {
@@ -154,7 +152,7 @@ interface Started {
   reading: number;
 }
 
-/** The worker kept between jobs; one, for the languages asked last. */
+/** The worker kept between jobs; one, for the languages asked last (a worker that failed is kept no more). */
 let kept: Shared | undefined;
 
 /**
@@ -174,11 +172,11 @@ export async function openOcr(locales: readonly string[]): Promise<OcrReader | u
   if (!picked || !picked.choice.languages.length) return undefined;
   const { folder, choice } = picked;
   const key = `${folder.base}\n${folder.gzip}\n${choice.languages.join('+')}`;
-  let shared = kept?.key === key && !kept.broken ? kept : undefined;
+  let shared = kept?.key === key ? kept : undefined;
   if (!shared) {
     // A kept worker for other languages goes once no job holds it; one in use stays with its jobs.
-    if (kept && !kept.users) release(kept);
-    shared = { key, started: startWorker(folder, choice.languages, () => fail(shared!)), users: 0, broken: false };
+    if (kept && !kept.users) void release(kept);
+    shared = { key, started: startWorker(folder, choice.languages, () => fail(shared!)), users: 0 };
     kept = shared;
   }
   const mine = shared;
@@ -207,11 +205,8 @@ export async function openOcr(locales: readonly string[]): Promise<OcrReader | u
       if (closed) return;
       closed = true;
       if (--mine.users > 0) return;
-      if (mine.broken || kept !== mine) return release(mine);
-      const timer = setTimeout(() => {
-        if (kept === mine) kept = undefined;
-        void release(mine);
-      }, KEEP_IDLE_MS);
+      if (kept !== mine) return release(mine);
+      const timer = setTimeout(() => void release(mine), KEEP_IDLE_MS);
       // A timer that holds the process open would keep a finished script waiting.
       (timer as { unref?: () => void }).unref?.();
       mine.timer = timer;
@@ -221,7 +216,6 @@ export async function openOcr(locales: readonly string[]): Promise<OcrReader | u
 
 /** No job takes this worker any more; it is closed once none holds it. */
 function fail(shared: Shared): void {
-  shared.broken = true;
   if (kept === shared) kept = undefined;
   if (!shared.users) void release(shared);
 }
